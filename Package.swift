@@ -1,0 +1,61 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Layering: see ARCHITECTURE.md (module map). Dependencies point down only.
+let package = Package(
+    name: "Tessera",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "TesseraCBOR", targets: ["TesseraCBOR"]),
+        .library(name: "TesseraCOSE", targets: ["TesseraCOSE"]),
+        .executable(name: "tessera", targets: ["tessera"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+    ],
+    targets: [
+        // Layer 0: encodings.
+        .target(name: "TesseraCBOR"),
+        .target(
+            name: "TesseraCOSE",
+            dependencies: [
+                "TesseraCBOR",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The one CLI.
+        .executableTarget(
+            name: "tessera",
+            dependencies: [
+                "TesseraCBOR",
+                "TesseraCOSE",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Resources/annex-d-device-response.cbor")]
+        ),
+        .testTarget(
+            name: "TesseraCBORTests",
+            dependencies: [
+                "TesseraCBOR",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TesseraCOSETests",
+            dependencies: [
+                "TesseraCBOR",
+                "TesseraCOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,71 @@
+/// The entries of a CBOR map in their received (or built) order.
+///
+/// Order is kept so that a structure can be inspected exactly as it arrived;
+/// equality and hashing ignore order, as maps in the CBOR data model are
+/// unordered (RFC 8949 §5.6). Lookup is linear for small maps, which is what
+/// COSE headers and mdoc structures are; large maps are looked up the same way
+/// but are rarely searched by key.
+public struct CBORMap: Hashable, Sendable, Sequence {
+    public struct Entry: Hashable, Sendable {
+        public var key: CBOR
+        public var value: CBOR
+        public init(key: CBOR, value: CBOR) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public private(set) var entries: [Entry]
+
+    public init(_ entries: [Entry] = []) { self.entries = entries }
+
+    public var count: Int { entries.count }
+    public var isEmpty: Bool { entries.isEmpty }
+    public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
+
+    /// The value stored under `key`, if any.
+    public subscript(key: CBOR) -> CBOR? {
+        get { entries.first(where: { $0.key == key })?.value }
+        set {
+            if let i = entries.firstIndex(where: { $0.key == key }) {
+                if let newValue { entries[i].value = newValue } else { entries.remove(at: i) }
+            } else if let newValue {
+                entries.append(Entry(key: key, value: newValue))
+            }
+        }
+    }
+
+    public subscript(key: String) -> CBOR? { self[.text(key)] }
+    public subscript(key: Int) -> CBOR? { self[.int(key)] }
+
+    public var keys: [CBOR] { entries.map(\.key) }
+
+    public mutating func append(key: CBOR, value: CBOR) {
+        entries.append(Entry(key: key, value: value))
+    }
+
+    public static func == (lhs: CBORMap, rhs: CBORMap) -> Bool {
+        guard lhs.entries.count == rhs.entries.count else { return false }
+        if lhs.entries == rhs.entries { return true }
+        // Same entries in another order (maps are unordered in the data model).
+        if lhs.entries.count <= 16 {
+            return lhs.entries.allSatisfy { e in rhs[e.key] == e.value }
+        }
+        var index: [CBOR: CBOR] = [:]
+        index.reserveCapacity(rhs.entries.count)
+        for e in rhs.entries { index[e.key] = e.value }
+        return lhs.entries.allSatisfy { index[$0.key] == $0.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Order-independent: combine per-entry hashes commutatively.
+        var acc = 0
+        for e in entries {
+            var h = Hasher()
+            h.combine(e)
+            acc = acc &+ h.finalize()
+        }
+        hasher.combine(entries.count)
+        hasher.combine(acc)
+    }
+}
