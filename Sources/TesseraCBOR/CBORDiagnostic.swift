@@ -98,7 +98,7 @@ struct DiagnosticPrinter {
             out += pad ?? (i > 0 ? " " : "")
             element(i, &out)
         }
-        if shown < count { out += ", " + (pad ?? "") + "… \(count - shown) more" }
+        if shown < count { out += "," + (pad ?? " ") + "… \(count - shown) more" }
         if let indent = options.indent { out += "\n" + String(repeating: " ", count: indent * level) }
         out += close
     }

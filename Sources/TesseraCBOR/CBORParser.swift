@@ -150,8 +150,8 @@ struct CBORParser {
                 return .text(s)
             case .indefinite: data = try readChunks(major: 3, itemStart: start)
             }
-            guard let s = String(validating: data, as: UTF8.self) else { throw .invalidUTF8(offset: start) }
-            return .text(s)
+            // Every chunk was validated on its own; whole characters cannot span chunks (§3.2.3).
+            return .text(String(decoding: data, as: UTF8.self))
         case 4:
             return .array(try readArray(ai, depth: depth, itemStart: start))
         case 5:
@@ -178,11 +178,9 @@ struct CBORParser {
 
     func makeString(_ from: Int, _ count: Int, itemStart: Int) throws(CBORError) -> String {
         if count == 0 { return "" }
-        let slice = UnsafeRawBufferPointer(rebasing: base[from..<(from + count)])
-        guard let s = String(validating: slice.bindMemory(to: UInt8.self), as: UTF8.self) else {
-            throw .invalidUTF8(offset: itemStart)
-        }
-        return s
+        let slice = UnsafeRawBufferPointer(rebasing: base[from..<(from + count)]).bindMemory(to: UInt8.self)
+        guard UTF8Validation.isValid(slice) else { throw .invalidUTF8(offset: itemStart) }
+        return String(decoding: slice, as: UTF8.self)
     }
 
     /// Indefinite-length string: definite chunks of the same major type until "break" (§3.2.3).
@@ -247,7 +245,7 @@ struct CBORParser {
                 throw .unsortedMapKeys(offset: keyStart)
             }
             previousKey = keyRange
-            guard keys.insert(key, existing: entries) else { throw .duplicateMapKey(offset: keyStart) }
+            guard keys.insert(key, into: entries) else { throw .duplicateMapKey(offset: keyStart) }
             let value = try p.readItem(depth: depth + 1)
             entries.append(CBORMap.Entry(key: key, value: value))
         }
@@ -255,6 +253,7 @@ struct CBORParser {
         case .value(let n):
             let count = try checkedLength(n, minimumBytesPerUnit: 2, itemStart: itemStart)
             entries.reserveCapacity(count)
+            keys.expectedCount = count
             for _ in 0..<count { try readEntry(&self) }
         case .indefinite:
             while try !atBreak(itemStart: itemStart) { try readEntry(&self) }
@@ -321,21 +320,6 @@ struct CBORParser {
         default: ok = true
         }
         if !ok { throw .invalidTagContent(tag: tag, offset: offset) }
-    }
-}
-
-/// Finds duplicate keys: pairwise while the map is small, hashed beyond that.
-struct DuplicateKeyCheck {
-    private var set: Set<CBOR>? = nil
-
-    mutating func insert(_ key: CBOR, existing: [CBORMap.Entry]) -> Bool {
-        if set == nil {
-            if existing.count < 16 {
-                return !existing.contains(where: { $0.key == key })
-            }
-            set = Set(existing.map(\.key))
-        }
-        return set?.insert(key).inserted ?? false
     }
 }
 

@@ -64,6 +64,17 @@ import TesseraCBOR
         for i in 0..<19 { hex += String(format: "%02x00", i) }
         hex += "0500"
         #expect(caught { _ = try cbor(hex) } == .duplicateMapKey(offset: 40))
+        // An indefinite-length map grows its table; a duplicate after growth is still found.
+        var indefinite = "bf"
+        for i in 0..<300 { indefinite += "19" + String(format: "%04x", i) + "f6" }
+        #expect(caught { _ = try cbor(indefinite + "ff") } == nil)
+        let offset = 1 + 300 * 4
+        #expect(caught { _ = try cbor(indefinite + "19012bf6ff") } == .duplicateMapKey(offset: offset))
+        // Same value, different (non-shortest) encoding: still a duplicate.
+        #expect(caught { _ = try cbor("a2 0500 1805 00".filter { $0 != " " }) } == .duplicateMapKey(offset: 3))
+        // Text keys compare by UTF-8 bytes: precomposed and decomposed "é" are different keys.
+        #expect(caught { _ = try cbor("a2 62c3a9 00 6365cc81 00".filter { $0 != " " }) } == nil)
+        #expect(caught { _ = try cbor("a2 62c3a9 00 62c3a9 00".filter { $0 != " " }) } == .duplicateMapKey(offset: 5))
         // 1 and 1.0 are different keys in the data model.
         #expect(caught { _ = try cbor("a20100f93c0000") } == nil)
     }
