@@ -18,13 +18,14 @@ let package = Package(
     ],
     targets: [
         // Layer 0: encodings.
-        .target(name: "TesseraCBOR"),
+        .target(name: "TesseraCBOR", exclude: ["README.md"]),
         .target(
             name: "TesseraCOSE",
             dependencies: [
                 "TesseraCBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         // The one CLI.
         .executableTarget(
@@ -56,6 +57,7 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "TesseraCLITests", dependencies: ["tessera"]),
     ],
     swiftLanguageModes: [.v6]
 )

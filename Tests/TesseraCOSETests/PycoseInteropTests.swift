@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+import Testing
+
+@testable import TesseraCOSE
+
+/// Interop with pycose, both ways, through Fixtures/pycose_peer.py (hex over argv/stdout).
+///
+/// The Python peer runs from `TESSERA_PYTHON` or `<package root>/.build/pyenv/bin/python3`
+/// (set up by scripts/test). If neither exists these tests fail; they are never skipped.
+@Suite("pycose interop")
+struct PycoseInteropTests {
+    struct PeerResult {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    static func python() -> String? {
+        let fm = FileManager.default
+        if let env = ProcessInfo.processInfo.environment["TESSERA_PYTHON"], !env.isEmpty, fm.isExecutableFile(atPath: env) {
+            return env
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // TesseraCOSETests
+            .deletingLastPathComponent()  // Tests
+            .deletingLastPathComponent()  // package root
+        let venv = packageRoot.appendingPathComponent(".build/pyenv/bin/python3").path
+        return fm.isExecutableFile(atPath: venv) ? venv : nil
+    }
+
+    /// Runs the peer; records a failure (not a skip) when Python is missing.
+    func peer(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> PeerResult? {
+        guard let python = Self.python() else {
+            Issue.record("Python peers missing: run scripts/test", sourceLocation: sourceLocation)
+            return nil
+        }
+        let script = try Fixtures.url("pycose_peer.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script.path] + arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let result = PeerResult(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+        if result.status == 2 {
+            Issue.record("pycose peer unusable: \(result.stderr)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return result
+    }
+
+    static let algorithms = ["ES256", "EdDSA"]
+
+    @Test("Swift signs, pycose verifies", arguments: algorithms)
+    func swiftSignsPycoseVerifies(_ alg: String) throws {
+        let key: COSESigningKey = alg == "ES256" ? .p256(P256.Signing.PrivateKey()) : .ed25519(Curve25519.Signing.PrivateKey())
+        let payload = Data("signed in Swift".utf8)
+        let aad = Data([0xca, 0xfe])
+        let message = try COSESign1.sign(
+            payload: payload, with: key, unprotected: COSEHeaders(keyID: Data("swift".utf8)), externalAAD: aad)
+        let publicKey = key.verificationKey.coseKey().encoded().hex
+
+        let result = try #require(try peer(["verify", publicKey, message.encoded().hex, aad.hex]))
+        #expect(result.status == 0, "pycose: \(result.stdout) \(result.stderr)")
+        #expect(result.lines == ["valid"])
+
+        // Sanity: pycose does reject what it should (wrong external AAD).
+        let rejected = try #require(try peer(["verify", publicKey, message.encoded().hex, "00"]))
+        #expect(rejected.status == 1, "pycose accepted a wrong AAD: \(rejected.stdout)")
+    }
+
+    @Test("pycose signs, Swift verifies", arguments: algorithms)
+    func pycoseSignsSwiftVerifies(_ alg: String) throws {
+        let payload = Data("signed in Python".utf8)
+        let aad = Data([0x01, 0x02, 0x03])
+        let result = try #require(try peer(["sign", alg, payload.hex, aad.hex]))
+        #expect(result.status == 0, "pycose: \(result.stderr)")
+        let lines = result.lines
+        try #require(lines.count == 2, "unexpected peer output: \(result.stdout)")
+        let key = try COSEKey(bytes: Data(hex: lines[0]))
+        #expect(!key.isPrivate)
+        let message = try COSESign1(bytes: Data(hex: lines[1]), tag: .required)
+        #expect(message.payload == payload)
+        #expect(try message.algorithm() == (alg == "ES256" ? .es256 : .edDSA))
+        #expect(coseError { try message.verify(with: key, externalAAD: aad) } == nil)
+        #expect(coseError { try message.verify(with: key) } == .signatureInvalid)
+    }
+}
