@@ -1,0 +1,58 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import TesseraCBOR
+import TesseraCOSE
+import X509
+
+/// `tessera demo`: the most useful end-to-end thing Tessera can do today, on embedded data.
+///
+/// Today: decode the ISO/IEC 18013-5 Annex D DeviceResponse (D.4.1.2), print it abridged, and
+/// verify its issuerAuth COSE_Sign1 (§9.1.2.4) with the key of the document signer certificate
+/// carried in its x5chain header. Chain validation to the IACA root comes with the mdoc issue.
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode the ISO 18013-5 Annex D DeviceResponse and verify its issuer signature.")
+
+    @Flag(help: "Print the whole diagnostic notation instead of the abridged one.")
+    var full = false
+
+    func run() throws {
+        guard let url = Bundle.module.url(forResource: "annex-d-device-response", withExtension: "cbor") else {
+            throw UserFacingError("the embedded Annex D DeviceResponse is missing from this build")
+        }
+        let bytes = try Data(contentsOf: url)
+        let response = try CBOR.decode(bytes)
+        print("ISO/IEC 18013-5 Annex D DeviceResponse, \(bytes.count) bytes:")
+        print(response.diagnostic(full ? .full : .abridged))
+        print("")
+
+        guard let document = response["documents"]?.arrayValue?.first,
+            let docType = document["docType"]?.textValue,
+            let issuerAuthItem = document["issuerSigned"]?["issuerAuth"]
+        else { throw UserFacingError("DeviceResponse has no document with issuerSigned.issuerAuth") }
+        print("document: \(docType)")
+
+        // issuerAuth is an untagged COSE_Sign1 (ISO 18013-5 §9.1.2.4).
+        let issuerAuth = try COSESign1(cbor: issuerAuthItem)
+        guard let certificateDER = issuerAuth.unprotected.x5chain?.first ?? issuerAuth.protected.headers.x5chain?.first
+        else { throw UserFacingError("issuerAuth carries no x5chain") }
+        let certificate = try Certificate(derEncoded: Array(certificateDER))
+        guard let key = P256.Signing.PublicKey(certificate.publicKey) else {
+            throw UserFacingError("the document signer key is not a P-256 key")
+        }
+        if let payload = issuerAuth.payload, let mso = try? CBOR.decode(payload) {
+            var options = CBORDiagnosticOptions.abridged
+            options.maxElements = 4
+            print("MobileSecurityObject (issuerAuth payload, tag 24):")
+            print(mso.diagnostic(options))
+        }
+        print("document signer: \(certificate.subject), valid \(certificate.notValidBefore) – \(certificate.notValidAfter)")
+        do {
+            try issuerAuth.verify(with: .p256(key))
+            print("issuerAuth signature: valid")
+        } catch {
+            throw UserFacingError("issuerAuth signature: INVALID (\(error))")
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// The one Tessera command line (ARCHITECTURE.md: exe layer).
+@main
+struct Tessera: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tessera",
+        abstract: "Digital identity wallet toolkit: mdoc, COSE, CBOR.",
+        subcommands: [Demo.self, CBORCommand.self],
+        defaultSubcommand: nil
+    )
+}
+
+/// A failure the user caused or can fix: printed as one line, exit status 1.
+struct UserFacingError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
