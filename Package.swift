@@ -6,24 +6,38 @@ let package = Package(
     name: "Tessera",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
+        .library(name: "TesseraCore", targets: ["TesseraCore"]),
         .library(name: "TesseraCBOR", targets: ["TesseraCBOR"]),
         .library(name: "TesseraCOSE", targets: ["TesseraCOSE"]),
+        .library(name: "TesseraTrust", targets: ["TesseraTrust"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
     ],
     targets: [
-        // Layer 0: encodings.
+        // Layer 0: encodings and the injected clock and randomness.
+        .target(name: "TesseraCore", exclude: ["README.md"]),
         .target(name: "TesseraCBOR", exclude: ["README.md"]),
         .target(
             name: "TesseraCOSE",
             dependencies: [
                 "TesseraCBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["README.md"]
+        ),
+        .target(
+            name: "TesseraTrust",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             exclude: ["README.md"]
         ),
@@ -54,6 +68,16 @@ let package = Package(
                 "TesseraCOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TesseraTrustTests",
+            dependencies: [
+                "TesseraTrust",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Fixtures")]
         ),
