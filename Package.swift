@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TesseraCBOR", targets: ["TesseraCBOR"]),
         .library(name: "TesseraCOSE", targets: ["TesseraCOSE"]),
         .library(name: "TesseraTrust", targets: ["TesseraTrust"]),
+        .library(name: "MDoc", targets: ["MDoc"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -41,12 +42,28 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // Layer 1: formats.
+        .target(
+            name: "MDoc",
+            dependencies: [
+                "TesseraCore",
+                "TesseraCBOR",
+                "TesseraCOSE",
+                "TesseraTrust",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["README.md"]
+        ),
         // The one CLI.
         .executableTarget(
             name: "tessera",
             dependencies: [
+                "TesseraCore",
                 "TesseraCBOR",
                 "TesseraCOSE",
+                "TesseraTrust",
+                "MDoc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -81,7 +98,23 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera"]),
+        .testTarget(
+            name: "MDocTests",
+            dependencies: [
+                "MDoc",
+                "TesseraTrust",
+                "TesseraCore",
+                "TesseraCBOR",
+                "TesseraCOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TesseraCLITests",
+            dependencies: ["tessera", .product(name: "Crypto", package: "swift-crypto")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

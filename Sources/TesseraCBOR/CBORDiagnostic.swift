@@ -8,7 +8,9 @@ public struct CBORDiagnosticOptions: Sendable {
     public var maxText: Int?
     /// Arrays and maps with more elements are cut after this many.
     public var maxElements: Int?
-    /// Show the content of tag 24 (encoded CBOR data item) as `<< item >>` (RFC 8610 Appendix G.3).
+    /// Show the content of tag 24 (encoded CBOR data item) as `<< item >>` (RFC 8610 Appendix G.3),
+    /// and likewise a byte string whose content is itself a tag 24 item (a COSE payload such as
+    /// ISO 18013-5 MobileSecurityObjectBytes).
     public var expandEmbeddedCBOR: Bool
     /// Indent nested arrays and maps with this many spaces; nil prints on one line.
     public var indent: Int?
@@ -49,7 +51,16 @@ struct DiagnosticPrinter {
         case .negative(let n):
             // -1 - n may not fit Int64; print it from the magnitude n + 1.
             out += n == UInt64.max ? "-18446744073709551616" : "-" + String(n + 1)
-        case .bytes(let d): printBytes(d, into: &out)
+        case .bytes(let d):
+            if options.expandEmbeddedCBOR, d.count > 2, d[d.startIndex] == 0xd8, d[d.startIndex + 1] == 0x18,
+                let embedded = try? CBOR.decode(d)
+            {
+                out += "<< "
+                print(embedded, into: &out, level: level)
+                out += " >>"
+            } else {
+                printBytes(d, into: &out)
+            }
         case .text(let s): printText(s, into: &out)
         case .array(let a):
             printList(open: "[", close: "]", count: a.count, level: level, into: &out) { i, out in

@@ -7,17 +7,17 @@ import X509
 
 /// `tessera demo`: the most useful end-to-end thing Tessera can do today, on embedded data.
 ///
-/// Today: decode the ISO/IEC 18013-5 Annex D DeviceResponse (D.4.1.2), print it abridged, and
-/// verify its issuerAuth COSE_Sign1 (§9.1.2.4) with the key of the document signer certificate
-/// carried in its x5chain header. Chain validation to the IACA root comes with the mdoc issue.
-struct Demo: ParsableCommand {
+/// First the ISO/IEC 18013-5 Annex D DeviceResponse (D.4.1.2): printed abridged, its issuerAuth
+/// COSE_Sign1 (§9.1.2.4) verified with the document signer key from x5chain. Then `DemoSession`:
+/// a test issuer, holder and reader run one presentation in process.
+struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode the ISO 18013-5 Annex D DeviceResponse and verify its issuer signature.")
+        abstract: "Annex D, then a full in-process ISO 18013-5 presentation: issue, engage, request, respond, verify.")
 
     @Flag(help: "Print the whole diagnostic notation instead of the abridged one.")
     var full = false
 
-    func run() throws {
+    func run() async throws {
         guard let url = Bundle.module.url(forResource: "annex-d-device-response", withExtension: "cbor") else {
             throw UserFacingError("the embedded Annex D DeviceResponse is missing from this build")
         }
@@ -54,5 +54,7 @@ struct Demo: ParsableCommand {
         } catch {
             throw UserFacingError("issuerAuth signature: INVALID (\(error))")
         }
+        print("")
+        try await DemoSession.run()
     }
 }

@@ -15,6 +15,15 @@ import TesseraCBOR
         #expect(value.diagnostic().hasSuffix("24(h'a1616101'), [1, 2, 3]]"))
     }
 
+    @Test func byteStringHoldingATag24ItemIsExpanded() {
+        let payload = CBOR.tagged(24, .bytes(CBOR.array([1]).encoded())).encoded()
+        var options = CBORDiagnosticOptions.abridged
+        options.indent = nil
+        #expect(CBOR.bytes(payload).diagnostic(options) == "<< 24(<< [1] >>) >>")
+        // Other byte strings, even ones that happen to be CBOR, stay bytes.
+        #expect(CBOR.bytes(Data([0x01])).diagnostic(options) == "h'01'")
+    }
+
     @Test func embeddedItemThatIsNotCBORStaysAByteString() {
         let value = CBOR.tagged(24, .bytes(Data([0xff])))
         #expect(value.diagnostic(.abridged) == "24(h'ff')")

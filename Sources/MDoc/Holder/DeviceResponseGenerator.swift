@@ -1,0 +1,135 @@
+import Crypto
+import Foundation
+import TesseraCBOR
+import TesseraCOSE
+
+/// A credential as the holder stores it: what the issuer gave (IssuerSigned, bytes kept) and the
+/// key the MSO binds.
+public struct StoredCredential: Sendable {
+    public var docType: String
+    public var issuerSigned: IssuerSigned
+    public var deviceKey: any DeviceKeySigner
+
+    public init(docType: String, issuerSigned: IssuerSigned, deviceKey: any DeviceKeySigner) {
+        self.docType = docType
+        self.issuerSigned = issuerSigned
+        self.deviceKey = deviceKey
+    }
+}
+
+/// How DeviceSigned is authenticated (§9.1.3).
+public enum DeviceAuthMode: Sendable {
+    /// DeviceSignature: ECDSA over DeviceAuthenticationBytes.
+    case signature
+    /// DeviceMac: HMAC with EMacKey from ECDH(SDeviceKey, EReaderKey).
+    case mac(readerEphemeralKey: COSEKey)
+}
+
+/// Builds the DeviceResponse the holder returns (§8.3.2.1.2.2).
+public enum DeviceResponseGenerator {
+    /// ErrorCode for a requested document the holder does not return (§8.3.2.1.2.3: 0 = data not returned).
+    public static let dataNotReturned = 0
+
+    /// One Document per DocRequest the holder can answer, holding only the elements that are both
+    /// requested and in `selection` (docType → namespace → elements the user consented to), each
+    /// IssuerSignedItemBytes exactly as issued. Requested documents the holder does not hold, or the
+    /// user withheld entirely, are listed in documentErrors.
+    public static func generate(
+        request: DeviceRequest, credentials: [StoredCredential], selection: [String: [String: Set<String>]],
+        sessionTranscript: SessionTranscript, mode: DeviceAuthMode = .signature
+    ) async throws(MDocError) -> DeviceResponse {
+        var documents: [Document] = []
+        var errors: [[String: Int]] = []
+        for docRequest in request.docRequests {
+            let items = docRequest.itemsRequest.value
+            guard let credential = credentials.first(where: { $0.docType == items.docType }),
+                let chosen = selection[items.docType]
+            else {
+                errors.append([items.docType: dataNotReturned])
+                continue
+            }
+            documents.append(
+                try await document(
+                    for: items, credential: credential, chosen: chosen, sessionTranscript: sessionTranscript, mode: mode))
+        }
+        return DeviceResponse(documents: documents.isEmpty ? nil : documents, documentErrors: errors.isEmpty ? nil : errors)
+    }
+
+    /// Every element of `request` the credential holds: the "share all requested" selection.
+    public static func selectAll(request: DeviceRequest, credentials: [StoredCredential]) -> [String: [String: Set<String>]] {
+        var selection: [String: [String: Set<String>]] = [:]
+        for docRequest in request.docRequests {
+            let items = docRequest.itemsRequest.value
+            guard let credential = credentials.first(where: { $0.docType == items.docType }) else { continue }
+            var perNamespace: [String: Set<String>] = [:]
+            for (ns, elements) in items.nameSpaces {
+                let held = Set((credential.issuerSigned.nameSpaces?[ns] ?? []).map(\.value.elementIdentifier))
+                perNamespace[ns] = held.intersection(elements.keys)
+            }
+            selection[items.docType] = perNamespace
+        }
+        return selection
+    }
+
+    static func document(
+        for items: ItemsRequest, credential: StoredCredential, chosen: [String: Set<String>],
+        sessionTranscript: SessionTranscript, mode: DeviceAuthMode
+    ) async throws(MDocError) -> Document {
+        var nameSpaces: [String: [EncodedCBOR<IssuerSignedItem>]] = [:]
+        for (ns, requested) in items.nameSpaces {
+            let allowed = Set(requested.keys).intersection(chosen[ns] ?? [])
+            let disclosed = (credential.issuerSigned.nameSpaces?[ns] ?? []).filter {
+                allowed.contains($0.value.elementIdentifier)
+            }
+            if !disclosed.isEmpty { nameSpaces[ns] = disclosed }
+        }
+        let deviceNameSpaces: EncodedCBOR<[String: [String: CBOR]]>
+        do {
+            deviceNameSpaces = try EncodedCBOR(encoding: [:])
+        } catch {
+            throw .invalidStructure(structure: "DeviceNameSpaces", reason: "\(error)")
+        }
+        let payload = DeviceAuthentication.bytes(
+            sessionTranscript: sessionTranscript, docType: items.docType, deviceNameSpacesBytes: deviceNameSpaces.bytes)
+        let deviceAuth = try await authenticate(payload, key: credential.deviceKey, transcript: sessionTranscript, mode: mode)
+        return Document(
+            docType: items.docType,
+            issuerSigned: IssuerSigned(nameSpaces: nameSpaces.isEmpty ? nil : nameSpaces, issuerAuth: credential.issuerSigned.issuerAuth),
+            deviceSigned: DeviceSigned(nameSpaces: deviceNameSpaces, deviceAuth: deviceAuth))
+    }
+
+    /// DeviceSignature or DeviceMac over the detached DeviceAuthenticationBytes (§9.1.3.4–9.1.3.6).
+    static func authenticate(
+        _ payload: Data, key: any DeviceKeySigner, transcript: SessionTranscript, mode: DeviceAuthMode
+    ) async throws(MDocError) -> DeviceAuth {
+        switch mode {
+        case .signature:
+            let protected = COSEProtectedHeader(COSEHeaders(algorithm: key.algorithm))
+            let toBeSigned = COSEToBeSigned.signature1(bodyProtected: protected.rawBytes, externalAAD: Data(), payload: payload)
+            let signature: Data
+            do {
+                signature = try await key.sign(toBeSigned)
+            } catch {
+                throw .deviceKeyFailure("signing: \(error)")
+            }
+            do {
+                return .deviceSignature(try COSESign1(protected: protected, payload: nil, signature: signature))
+            } catch {
+                throw .cose(structure: "DeviceSignature", error)
+            }
+        case .mac(let readerKey):
+            let shared: SharedSecret
+            do {
+                shared = try await key.sharedSecret(with: readerKey)
+            } catch {
+                throw .deviceKeyFailure("key agreement: \(error)")
+            }
+            let emacKey = EMacKey.derive(sharedSecret: shared, sessionTranscript: transcript)
+            do {
+                return .deviceMac(try COSEMac0.create(payload: payload, key: emacKey, detached: true))
+            } catch {
+                throw .cose(structure: "DeviceMac", error)
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import TesseraCBOR
+import X509
+
+/// What the reader learned from a DeviceResponse: every failure found, never just the first
+/// (isomdl once returned on the first check and skipped digests and validity).
+public struct MDocVerificationOutcome: Sendable {
+    /// Failures that concern the response as a whole (status, documentErrors, missing documents).
+    public var errors: [MDocError]
+    public var documents: [VerifiedDocument]
+
+    public init(errors: [MDocError], documents: [VerifiedDocument]) {
+        self.errors = errors
+        self.documents = documents
+    }
+
+    /// True when neither the response nor any document has a failure.
+    public var isValid: Bool { errors.isEmpty && documents.allSatisfy(\.isValid) }
+
+    /// True when everything returned is genuine, even if some requested data was not returned
+    /// (the holder may withhold elements; §8.3.2.1.2.2 lets it).
+    public var isAuthentic: Bool { allErrors.allSatisfy(\.isCompletenessFailure) }
+
+    /// Every failure, response-level first.
+    public var allErrors: [MDocError] { errors + documents.flatMap(\.errors) }
+}
+
+/// One Document as verified.
+public struct VerifiedDocument: Sendable {
+    public var docType: String
+    /// Issuer-signed elements whose digest matched (namespace → element → value). Elements that
+    /// failed their digest check are left out.
+    public var issuerSignedElements: [String: [String: CBOR]]
+    /// Device-signed elements (namespace → element → value), present only if device authentication passed.
+    public var deviceSignedElements: [String: [String: CBOR]]
+    public var validityInfo: ValidityInfo?
+    /// The document signer certificate (x5chain leaf), when it could be read.
+    public var documentSigner: Certificate?
+    public var errors: [MDocError]
+
+    public var isValid: Bool { errors.isEmpty }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+extension CBOR {
+    /// The encoding of an array whose elements arrive already encoded; each element's bytes
+    /// are copied unchanged. For structures that embed a received item by value, e.g.
+    /// ISO 18013-5 `DeviceAuthentication = ["DeviceAuthentication", SessionTranscript, …]`,
+    /// where the SessionTranscript must keep the bytes both parties hashed.
+    ///
+    /// The caller vouches that each element is exactly one well-formed data item.
+    public static func encodeArray(encodedElements: [Data]) -> Data {
+        var writer = CBORWriter(options: .deterministic, capacity: encodedElements.reduce(9) { $0 + $1.count })
+        writer.writeHead(4, UInt64(encodedElements.count))
+        for element in encodedElements { writer.bytes.append(contentsOf: element) }
+        return Data(writer.bytes)
+    }
+
+    /// `24(h'…')`: the encoding of `bytes` wrapped as an encoded CBOR data item (RFC 8949 §3.4.5.1).
+    public static func encodeTag24(_ bytes: Data) -> Data {
+        CBOR.tagged(CBORTag.encodedCBOR, .bytes(bytes)).encoded()
+    }
+}
