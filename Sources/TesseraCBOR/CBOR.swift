@@ -141,3 +141,72 @@ extension CBOR {
         }
     }
 }
+
+// MARK: - Equality in the data model
+
+extension CBOR {
+    /// Data-model equality (RFC 8949 §2): two items are equal exactly when their core deterministic
+    /// encodings (§4.2.1) are. So float widths do not matter (1.0 as half equals 1.0 as double),
+    /// 0.0 and -0.0 differ, every NaN equals every NaN (§4.2.2 writes them all as f97e00), integers
+    /// never equal floats, text compares by UTF-8 bytes (not Unicode canonical equivalence), and
+    /// map entry order does not matter. Duplicate-key detection uses this same rule.
+    public static func == (lhs: CBOR, rhs: CBOR) -> Bool {
+        switch (lhs, rhs) {
+        case (.unsigned(let a), .unsigned(let b)), (.negative(let a), .negative(let b)): return a == b
+        case (.bytes(let a), .bytes(let b)): return a == b
+        case (.text(let a), .text(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.array(let a), .array(let b)): return a == b
+        case (.map(let a), .map(let b)): return a == b
+        case (.tagged(let t, let a), .tagged(let u, let b)): return t == u && a == b
+        case (.simple(let a), .simple(let b)): return a == b
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.null, .null), (.undefined, .undefined): return true
+        default:
+            guard let a = lhs.doubleValue, let b = rhs.doubleValue else { return false }
+            return Self.sameFloat(a, b)
+        }
+    }
+
+    static func sameFloat(_ a: Double, _ b: Double) -> Bool {
+        if a.isNaN || b.isNaN { return a.isNaN && b.isNaN }
+        return a.bitPattern == b.bitPattern
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .unsigned(let n):
+            hasher.combine(0 as UInt8)
+            hasher.combine(n)
+        case .negative(let n):
+            hasher.combine(1 as UInt8)
+            hasher.combine(n)
+        case .bytes(let d):
+            hasher.combine(2 as UInt8)
+            hasher.combine(d)
+        case .text(let s):
+            hasher.combine(3 as UInt8)
+            var s = s
+            s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        case .array(let a):
+            hasher.combine(4 as UInt8)
+            hasher.combine(a)
+        case .map(let m):
+            hasher.combine(5 as UInt8)
+            hasher.combine(m)
+        case .tagged(let t, let c):
+            hasher.combine(6 as UInt8)
+            hasher.combine(t)
+            hasher.combine(c)
+        case .simple(let v):
+            hasher.combine(7 as UInt8)
+            hasher.combine(v)
+        case .bool(let b): hasher.combine(b ? 21 as UInt8 : 20)
+        case .null: hasher.combine(22 as UInt8)
+        case .undefined: hasher.combine(23 as UInt8)
+        case .half, .float, .double:
+            let d = doubleValue ?? 0
+            hasher.combine(25 as UInt8)
+            hasher.combine(d.isNaN ? Double.nan.bitPattern : d.bitPattern)
+        }
+    }
+}

@@ -1,7 +1,7 @@
 /// Finds a repeated map key while a map is decoded (RFC 8949 §5.6: keys must be unique).
 ///
-/// Two keys are the same when they have the same major type and value; text strings are
-/// compared by their UTF-8 bytes, not by Unicode canonical equivalence. The first keys of a map
+/// Two keys are the same when `CBOR ==` says so: when their deterministic encodings are equal
+/// (text by UTF-8 bytes, floats by value whatever their width, all NaNs alike). The first keys of a map
 /// are compared through a cheap fingerprint; past `smallLimit` keys, an open-addressing table
 /// hashed with the standard library's seeded `Hasher` keeps the check linear even for inputs
 /// crafted to collide.
@@ -63,10 +63,7 @@ struct DuplicateKeyCheck {
         if let plus { place(plus, entries.count) }
     }
 
-    static func same(_ a: CBOR, _ b: CBOR) -> Bool {
-        if case .text(let x) = a, case .text(let y) = b { return x.utf8.elementsEqual(y.utf8) }
-        return a == b
-    }
+    static func same(_ a: CBOR, _ b: CBOR) -> Bool { a == b }
 
     /// FNV-1a over the key's major type and content; used only for the first few keys of a map.
     static func fingerprint(_ key: CBOR) -> UInt64 {

@@ -75,6 +75,11 @@ import TesseraCBOR
         // Text keys compare by UTF-8 bytes: precomposed and decomposed "é" are different keys.
         #expect(caught { _ = try cbor("a2 62c3a9 00 6365cc81 00".filter { $0 != " " }) } == nil)
         #expect(caught { _ = try cbor("a2 62c3a9 00 62c3a9 00".filter { $0 != " " }) } == .duplicateMapKey(offset: 5))
+        // Floats are keys by value (found by the fuzzer: a deterministic re-encoding made them collide).
+        #expect(caught { _ = try cbor("a2f93c0000fa3f80000000") } == .duplicateMapKey(offset: 5))  // 1.0 half, 1.0 single
+        #expect(caught { _ = try cbor("a2f97e0000f97e0100") } == .duplicateMapKey(offset: 5))  // two NaN payloads
+        #expect(caught { _ = try cbor("a2f97e0000fa7fc0000100") } == .duplicateMapKey(offset: 5))
+        #expect(caught { _ = try cbor("a2fb000000000000000000f9800000") } == nil)  // 0.0 and -0.0 differ
         // 1 and 1.0 are different keys in the data model.
         #expect(caught { _ = try cbor("a20100f93c0000") } == nil)
     }

@@ -52,3 +52,17 @@ import TesseraCBOR
         #expect(Hex.encode(value.encodedBytes()) == "a26161 81a2616301616400 6162a2617802617901".filter { $0 != " " })
     }
 }
+
+@Suite struct DataModelEqualityTests {
+    @Test func equalityFollowsTheDeterministicEncoding() {
+        #expect(CBOR.half(1.0) == CBOR.double(1.0))
+        #expect(CBOR.float(.nan) == CBOR.double(-.nan))
+        #expect(CBOR.double(0.0) != CBOR.double(-0.0))
+        #expect(CBOR.unsigned(1) != CBOR.double(1.0))
+        #expect(CBOR.text("\u{e9}") != CBOR.text("e\u{301}"))  // canonically equivalent, different bytes
+        #expect(Set<CBOR>([.half(1.0), .double(1.0), .float(.nan), .double(.nan)]).count == 2)
+        let a: CBOR = ["x": 1, "y": .half(2.0)]
+        let b: CBOR = ["y": .double(2.0), "x": 1]
+        #expect(a == b && a.hashValue == b.hashValue)
+    }
+}
