@@ -112,7 +112,14 @@ public struct TDate: Hashable, Sendable, Comparable, CustomStringConvertible {
     }
 }
 
-extension FullDate: Codable {
+/// A value carried as one CBOR item (a tagged date, say): Codable through that item, with errors
+/// reported at the coding path where the item sits.
+public protocol CBORItemCodable: Codable {
+    init(_ item: CBOR) throws(CBORError)
+    var cbor: CBOR { get }
+}
+
+extension CBORItemCodable {
     public init(from decoder: any Decoder) throws {
         do {
             try self.init(try decoder.singleValueContainer().decode(CBOR.self))
@@ -127,17 +134,5 @@ extension FullDate: Codable {
     }
 }
 
-extension TDate: Codable {
-    public init(from decoder: any Decoder) throws {
-        do {
-            try self.init(try decoder.singleValueContainer().decode(CBOR.self))
-        } catch let error as CBORError {
-            throw error.located(at: decoder.codingPath)
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(cbor)
-    }
-}
+extension FullDate: CBORItemCodable {}
+extension TDate: CBORItemCodable {}

@@ -83,25 +83,6 @@ struct DuplicateKeyCheck {
         return h
     }
 
-    /// The standard library's per-process seeded hash of the key's major type and content.
-    static func seededHash(_ key: CBOR) -> Int {
-        var hasher = Hasher()
-        switch key {
-        case .text(let s):
-            hasher.combine(3 as UInt8)
-            var s = s
-            s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        case .bytes(let d):
-            hasher.combine(2 as UInt8)
-            d.withUnsafeBytes { hasher.combine(bytes: $0) }
-        case .unsigned(let n):
-            hasher.combine(0 as UInt8)
-            hasher.combine(n)
-        case .negative(let n):
-            hasher.combine(1 as UInt8)
-            hasher.combine(n)
-        default: hasher.combine(key)
-        }
-        return hasher.finalize()
-    }
+    /// The standard library's per-process seeded hash, over the same data-model value `==` compares.
+    static func seededHash(_ key: CBOR) -> Int { key.hashValue }
 }

@@ -6,11 +6,17 @@ import TesseraCBOR
 // §9.1.3 embed them; decoding accepts tagged or untagged. Errors keep their COSE meaning and
 // are reported at the coding path where the object sits.
 
-extension COSESign1: Codable {
+/// A COSE object read from, and written as, one CBOR item.
+protocol COSEItemCodable: Codable {
+    init(cborItem: CBOR) throws(COSEError)
+    var codableItem: CBOR { get }
+}
+
+extension COSEItemCodable {
     public init(from decoder: any Decoder) throws {
         let item = try decoder.singleValueContainer().decode(CBOR.self)
         do {
-            try self.init(cbor: item)
+            try self.init(cborItem: item)
         } catch {
             throw COSECodingError(path: decoder.codingPath, error: error)
         }
@@ -18,40 +24,23 @@ extension COSESign1: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
-        try c.encode(cbor(tagged: false))
+        try c.encode(codableItem)
     }
 }
 
-extension COSEMac0: Codable {
-    public init(from decoder: any Decoder) throws {
-        let item = try decoder.singleValueContainer().decode(CBOR.self)
-        do {
-            try self.init(cbor: item)
-        } catch {
-            throw COSECodingError(path: decoder.codingPath, error: error)
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(cbor(tagged: false))
-    }
+extension COSESign1: COSEItemCodable {
+    init(cborItem: CBOR) throws(COSEError) { try self.init(cbor: cborItem) }
+    var codableItem: CBOR { cbor(tagged: false) }
 }
 
-extension COSEKey: Codable {
-    public init(from decoder: any Decoder) throws {
-        let item = try decoder.singleValueContainer().decode(CBOR.self)
-        do {
-            try self.init(cbor: item)
-        } catch {
-            throw COSECodingError(path: decoder.codingPath, error: error)
-        }
-    }
+extension COSEMac0: COSEItemCodable {
+    init(cborItem: CBOR) throws(COSEError) { try self.init(cbor: cborItem) }
+    var codableItem: CBOR { cbor(tagged: false) }
+}
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(cbor)
-    }
+extension COSEKey: COSEItemCodable {
+    init(cborItem: CBOR) throws(COSEError) { try self.init(cbor: cborItem) }
+    var codableItem: CBOR { cbor }
 }
 
 /// A COSE error met while decoding a larger structure, with where it sat.

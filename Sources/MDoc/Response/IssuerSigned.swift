@@ -33,15 +33,7 @@ public struct IssuerSigned: Codable, Sendable, Equatable {
         } catch {
             throw .malformed(structure: "MobileSecurityObjectBytes", error)
         }
-        do {
-            return try EncodedCBOR<MobileSecurityObject>(tagged: item)
-        } catch let error as CBORError {
-            throw .malformed(structure: "MobileSecurityObject", error)
-        } catch let error as COSECodingError {
-            throw .cose(structure: "MobileSecurityObject \(error.path)", error.error)
-        } catch {
-            throw .invalidStructure(structure: "MobileSecurityObject", reason: "\(error)")
-        }
+        return try mappingDecodeErrors("MobileSecurityObject") { try EncodedCBOR<MobileSecurityObject>(tagged: item) }
     }
 }
 

@@ -141,6 +141,12 @@ public struct MDocVerifier: Sendable {
                     result.errors.append(.deviceElementNotAuthorized(namespace: namespace, element: element))
                     continue
                 }
+                do {
+                    try MDL.validate(namespace: namespace, element: element, value: value)
+                } catch {
+                    result.errors.append(error)
+                    continue
+                }
                 if deviceOK { result.deviceSignedElements[namespace, default: [:]][element] = value }
             }
         }
