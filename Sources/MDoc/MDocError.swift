@@ -44,7 +44,7 @@ public enum MDocError: Error, Equatable, Sendable {
     /// An element's digest over its received IssuerSignedItemBytes differs from the MSO (§9.3.1).
     case digestMismatch(namespace: String, element: String)
     /// The MSO has no digest for a presented element's digestID.
-    case digestMissing(namespace: String, element: String, digestID: Int)
+    case digestMissing(namespace: String, element: String, digestID: UInt64)
     /// digestAlgorithm other than SHA-256/384/512 (§9.1.2.5).
     case unsupportedDigestAlgorithm(String)
     /// The MSO is not valid yet at the verification instant (§9.3.1 validityInfo).

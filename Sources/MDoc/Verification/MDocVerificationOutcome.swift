@@ -28,8 +28,8 @@ public struct MDocVerificationOutcome: Sendable {
 /// One Document as verified.
 public struct VerifiedDocument: Sendable {
     public var docType: String
-    /// Issuer-signed elements whose digest matched (namespace → element → value). Elements that
-    /// failed their digest check are left out.
+    /// Issuer-signed elements whose digest and type checked out (namespace → element → value), only
+    /// when the issuer signature verified and the document signer chain is trusted; empty otherwise.
     public var issuerSignedElements: [String: [String: CBOR]]
     /// Device-signed elements (namespace → element → value), present only if device authentication passed.
     public var deviceSignedElements: [String: [String: CBOR]]

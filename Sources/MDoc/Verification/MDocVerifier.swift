@@ -30,6 +30,9 @@ public struct MDocVerifier: Sendable {
         readerEphemeralKey: EphemeralPrivateKey? = nil
     ) async -> MDocVerificationOutcome {
         var errors: [MDocError] = []
+        if !response.version.hasPrefix("1.") {
+            errors.append(.unsupportedVersion(structure: "DeviceResponse", version: response.version))
+        }
         if response.status != DeviceResponse.Status.ok.rawValue {
             errors.append(.invalidStructure(structure: "DeviceResponse", reason: "status \(response.status)"))
         }
@@ -43,6 +46,11 @@ public struct MDocVerifier: Sendable {
         for document in documents {
             let items = request?.docRequests.first(where: { $0.itemsRequest.value.docType == document.docType })?
                 .itemsRequest.value
+            if let request, items == nil {
+                // A document nobody asked for (§9.3.1: the docType must match the request).
+                let asked = request.docRequests.map(\.itemsRequest.value.docType).joined(separator: ", ")
+                errors.append(.docTypeMismatch(expected: asked, found: document.docType, source: "Document"))
+            }
             verified.append(
                 await verify(
                     document, requested: items, sessionTranscript: sessionTranscript, at: instant,
@@ -71,18 +79,21 @@ public struct MDocVerifier: Sendable {
         let issuerAuth = document.issuerSigned.issuerAuth
 
         // The document signer: chain to an IACA, then the signature over the MSO.
+        // Issuer-signed values are returned only when this is true: digests vouch for nothing
+        // unless the MSO itself is authentic.
+        var issuerAuthentic = false
         let chain = issuerAuth.unprotected.x5chain ?? issuerAuth.protected.headers.x5chain ?? []
         if chain.isEmpty {
             result.errors.append(.documentSignerCertificateMissing(docType: document.docType))
         } else {
             let outcome = await validateDocumentSignerChain(chain, anchors: trustAnchors, at: instant, options: annexB)
-            result.documentSigner = outcome.leaf
             result.errors += outcome.failures.map { .documentSignerChainInvalid(docType: document.docType, $0) }
             if let leaf = outcome.leaf ?? (try? Certificate(derEncoded: Array(chain[0]))) {
                 result.documentSigner = leaf
                 do {
                     let key = try Self.verificationKey(leaf)
                     try issuerAuth.verify(with: key)
+                    issuerAuthentic = outcome.isValid
                 } catch {
                     result.errors.append(.issuerSignatureInvalid(docType: document.docType))
                 }
@@ -98,6 +109,9 @@ public struct MDocVerifier: Sendable {
             return result
         }
         result.validityInfo = mso.validityInfo
+        if !mso.version.hasPrefix("1.") {
+            result.errors.append(.unsupportedVersion(structure: "MobileSecurityObject", version: mso.version))
+        }
         if mso.docType != document.docType {
             result.errors.append(.docTypeMismatch(expected: document.docType, found: mso.docType, source: "MSO"))
         }
@@ -108,9 +122,8 @@ public struct MDocVerifier: Sendable {
             for (namespace, items) in (document.issuerSigned.nameSpaces ?? [:]).sorted(by: { $0.key < $1.key }) {
                 for item in items {
                     let element = item.value.elementIdentifier
-                    let id = Int(exactly: item.value.digestID) ?? -1
-                    guard let expected = mso.valueDigests[namespace]?[id] else {
-                        result.errors.append(.digestMissing(namespace: namespace, element: element, digestID: id))
+                    guard let id = Int(exactly: item.value.digestID), let expected = mso.valueDigests[namespace]?[id] else {
+                        result.errors.append(.digestMissing(namespace: namespace, element: element, digestID: item.value.digestID))
                         continue
                     }
                     let actual = algorithm.digest(CBOR.encodeTag24(item.bytes))
@@ -122,8 +135,11 @@ public struct MDocVerifier: Sendable {
                         try MDL.validate(namespace: namespace, element: element, value: item.value.elementValue)
                     } catch {
                         result.errors.append(error)
+                        continue
                     }
-                    result.issuerSignedElements[namespace, default: [:]][element] = item.value.elementValue
+                    if issuerAuthentic {
+                        result.issuerSignedElements[namespace, default: [:]][element] = item.value.elementValue
+                    }
                 }
             }
         } else {
@@ -135,8 +151,8 @@ public struct MDocVerifier: Sendable {
             document, mso: mso, sessionTranscript: sessionTranscript, readerEphemeralKey: readerEphemeralKey,
             into: &result.errors)
         let deviceElements = document.deviceSigned.nameSpaces.value
-        for (namespace, elements) in deviceElements {
-            for (element, value) in elements {
+        for (namespace, elements) in deviceElements.sorted(by: { $0.key < $1.key }) {
+            for (element, value) in elements.sorted(by: { $0.key < $1.key }) {
                 guard mso.deviceKeyInfo.keyAuthorizations?.allows(namespace: namespace, element: element) == true else {
                     result.errors.append(.deviceElementNotAuthorized(namespace: namespace, element: element))
                     continue
