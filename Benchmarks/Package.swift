@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+// Benchmarks for Tessera, kept out of the root package so that `swift build` / `swift test`
+// at the root never resolve or build the benchmark tooling.
+//
+//   cd Benchmarks && swift package --allow-writing-to-package-directory benchmark
+//   scripts/bench-cbor-vs-cbor2        (Tessera vs Python cbor2 on the same bytes)
+//
+// The benchmark plugin runs every executable target whose folder sits directly in a folder
+// named `Benchmarks` (here: this package's own folder).
+import PackageDescription
+
+let package = Package(
+    name: "TesseraBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Tessera", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "CBORBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TesseraCBOR", package: "Tessera"),
+            ],
+            path: "CBORBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
