@@ -148,9 +148,21 @@ extension CBOR {
     /// Data-model equality (RFC 8949 §2): two items are equal exactly when their core deterministic
     /// encodings (§4.2.1) are. So float widths do not matter (1.0 as half equals 1.0 as double),
     /// 0.0 and -0.0 differ, every NaN equals every NaN (§4.2.2 writes them all as f97e00), integers
-    /// never equal floats, text compares by UTF-8 bytes (not Unicode canonical equivalence), and
-    /// map entry order does not matter. Duplicate-key detection uses this same rule.
+    /// never equal floats, text compares by UTF-8 bytes (not Unicode canonical equivalence), bignums
+    /// compare by value (2(h'00ff') equals 255), and map entry order does not matter. Duplicate-key detection uses this same rule.
     public static func == (lhs: CBOR, rhs: CBOR) -> Bool {
+        sameItem(lhs.preferredBignum ?? lhs, rhs.preferredBignum ?? rhs)
+    }
+
+    /// A bignum (tag 2 or 3) in its preferred serialization (§3.4.3): a plain integer when 64 bits
+    /// hold it, else without leading zero bytes. Nil for anything that is not a bignum.
+    var preferredBignum: CBOR? {
+        guard case .tagged(let tag, .bytes) = self, tag == CBORTag.positiveBignum || tag == CBORTag.negativeBignum
+        else { return nil }
+        return CBORBignum(self)?.cbor
+    }
+
+    private static func sameItem(_ lhs: CBOR, _ rhs: CBOR) -> Bool {
         switch (lhs, rhs) {
         case (.unsigned(let a), .unsigned(let b)), (.negative(let a), .negative(let b)): return a == b
         case (.bytes(let a), .bytes(let b)): return a == b
@@ -173,7 +185,7 @@ extension CBOR {
     }
 
     public func hash(into hasher: inout Hasher) {
-        switch self {
+        switch preferredBignum ?? self {
         case .unsigned(let n):
             hasher.combine(0 as UInt8)
             hasher.combine(n)

@@ -46,15 +46,12 @@ public struct CBORMap: Hashable, Sendable, Sequence {
 
     public static func == (lhs: CBORMap, rhs: CBORMap) -> Bool {
         guard lhs.entries.count == rhs.entries.count else { return false }
-        if lhs.entries == rhs.entries { return true }
-        // Same entries in another order (maps are unordered in the data model).
-        if lhs.entries.count <= 16 {
-            return lhs.entries.allSatisfy { e in rhs[e.key] == e.value }
-        }
-        var index: [CBOR: CBOR] = [:]
-        index.reserveCapacity(rhs.entries.count)
-        for e in rhs.entries { index[e.key] = e.value }
-        return lhs.entries.allSatisfy { index[$0.key] == $0.value }
+        if zip(lhs.entries, rhs.entries).allSatisfy({ $0.key == $1.key && $0.value == $1.value }) { return true }
+        // Same entries in another order? Maps are unordered in the data model, and two maps are the
+        // same exactly when their deterministic encodings (keys sorted, §4.2.1) are. Comparing the
+        // encodings keeps this linear per level; looking each key up by equality instead would be
+        // exponential for maps nested as keys of maps (found by the fuzzer).
+        return CBOR.map(lhs).encodedBytes() == CBOR.map(rhs).encodedBytes()
     }
 
     public func hash(into hasher: inout Hasher) {

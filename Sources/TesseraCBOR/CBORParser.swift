@@ -161,6 +161,12 @@ struct CBORParser {
             guard depth < options.maxDepth else { throw .depthLimitExceeded(limit: options.maxDepth, offset: start) }
             let content = try readItem(depth: depth + 1)
             try Self.validateTag(tag, content, offset: start)
+            if options.deterministic, tag == CBORTag.positiveBignum || tag == CBORTag.negativeBignum,
+                case .bytes(let magnitude) = content, magnitude.count <= 8 || magnitude.first == 0
+            {
+                // Preferred serialization (§3.4.3): no leading zeros, and a plain integer when it fits.
+                throw .nonShortestForm(offset: start)
+            }
             return .tagged(tag, content)
         default:
             return try readSimpleOrFloat(ai, itemStart: start)

@@ -14,8 +14,9 @@ public struct CBOREncodingOptions: Sendable, Equatable {
     }
 
     public var mapKeyOrder: MapKeyOrder
-    /// Write each float in the shortest width that holds it exactly, and NaN as `f97e00` (§4.2.1).
-    /// When false, each float keeps the width its case names.
+    /// Preferred serialization of numbers (§4.2.1, §3.4.3): each float in the shortest width that holds
+    /// it exactly, NaN as `f97e00`, and bignums without leading zeros (as plain integers when they fit).
+    /// When false, floats keep the width their case names and bignums their bytes.
     public var shortestFloats: Bool
 
     public init(mapKeyOrder: MapKeyOrder, shortestFloats: Bool) {
@@ -89,6 +90,16 @@ struct CBORWriter {
             for e in a { write(e) }
         case .map(let m): writeMap(m)
         case .tagged(let t, let c):
+            if options.shortestFloats, let preferred = item.preferredBignum {
+                // Preferred serialization of bignums (§3.4.3), part of core deterministic encoding.
+                if case .tagged(let tag, let magnitude) = preferred {
+                    writeHead(6, tag)
+                    write(magnitude)
+                } else {
+                    write(preferred)
+                }
+                return
+            }
             writeHead(6, t)
             write(c)
         case .simple(let v):

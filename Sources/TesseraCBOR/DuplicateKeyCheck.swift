@@ -2,13 +2,12 @@
 ///
 /// Two keys are the same when `CBOR ==` says so: when their deterministic encodings are equal
 /// (text by UTF-8 bytes, floats by value whatever their width, all NaNs alike). The first keys of a map
-/// are compared through a cheap fingerprint; past `smallLimit` keys, an open-addressing table
+/// are compared pairwise; past `smallLimit` keys, an open-addressing table
 /// hashed with the standard library's seeded `Hasher` keeps the check linear even for inputs
 /// crafted to collide.
 struct DuplicateKeyCheck {
     static let smallLimit = 16
 
-    private var fingerprints: [UInt64] = []
     private var slots: [Int32] = []  // entry index + 1; 0 is empty
     private var hashes: [Int] = []
     private var used = 0
@@ -19,13 +18,9 @@ struct DuplicateKeyCheck {
     /// True if `key` is new; `entries` are the map's entries read so far (key not yet appended).
     mutating func insert(_ key: CBOR, into entries: [CBORMap.Entry]) -> Bool {
         if slots.isEmpty {
+            // Small maps (COSE headers, mdoc structures): compare pairwise, allocating nothing.
             if entries.count < Self.smallLimit {
-                let fp = Self.fingerprint(key)
-                for (j, f) in fingerprints.enumerated() where f == fp && Self.same(entries[j].key, key) {
-                    return false
-                }
-                fingerprints.append(fp)
-                return true
+                return !entries.contains { Self.same($0.key, key) }
             }
             grow(to: 2 * max(2 * entries.count, expectedCount), entries: entries)
         }
@@ -63,24 +58,13 @@ struct DuplicateKeyCheck {
         if let plus { place(plus, entries.count) }
     }
 
-    static func same(_ a: CBOR, _ b: CBOR) -> Bool { a == b }
-
-    /// FNV-1a over the key's major type and content; used only for the first few keys of a map.
-    static func fingerprint(_ key: CBOR) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        @inline(__always) func mix(_ byte: UInt8) { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        switch key {
-        case .unsigned(let n): return n &* 0x9E37_79B9_7F4A_7C15
-        case .negative(let n): return ~(n &* 0x9E37_79B9_7F4A_7C15)
-        case .text(let s):
-            mix(3)
-            for b in s.utf8 { mix(b) }
-        case .bytes(let d):
-            mix(2)
-            for b in d { mix(b) }
-        default: return UInt64(bitPattern: Int64(key.hashValue))
+    /// `CBOR ==`, with a quick length test first for the common case of text keys.
+    @inline(__always)
+    static func same(_ a: CBOR, _ b: CBOR) -> Bool {
+        if case .text(let x) = a, case .text(let y) = b {
+            return x.utf8.count == y.utf8.count && x.utf8.elementsEqual(y.utf8)
         }
-        return h
+        return a == b
     }
 
     /// The standard library's per-process seeded hash, over the same data-model value `==` compares.

@@ -122,6 +122,14 @@ import TesseraCBOR
         #expect(caught { _ = try cbor("fb3ff0000000000000", .deterministic) } == .nonShortestForm(offset: 0))
         #expect(caught { _ = try cbor("f97e01", .deterministic) } == .nonShortestForm(offset: 0))  // NaN payload
         #expect(caught { _ = try cbor("1817") } == nil)  // the strict default accepts it
+        // Bignums in preferred serialization only (§3.4.3): no leading zeros, not when 64 bits hold them.
+        for hex in ["c240", "c24100", "c2420001", "c2480000000000000001", "c349000100000000000000"] {
+            #expect(caught { _ = try cbor(hex, .deterministic) } == .nonShortestForm(offset: 0))
+            #expect(caught { _ = try cbor(hex) } == nil)
+        }
+        #expect(caught { _ = try cbor("c249010000000000000000", .deterministic) } == nil)
+        // A bignum and the integer of the same value are the same map key.
+        #expect(caught { _ = try cbor("a2 00f6 c240f6".filter { $0 != " " }) } == .duplicateMapKey(offset: 3))
     }
 
     @Test func deterministicModeRejectsIndefiniteLengths() {

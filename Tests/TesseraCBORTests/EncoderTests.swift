@@ -60,6 +60,10 @@ import TesseraCBOR
         #expect(CBOR.double(0.0) != CBOR.double(-0.0))
         #expect(CBOR.unsigned(1) != CBOR.double(1.0))
         #expect(CBOR.text("\u{e9}") != CBOR.text("e\u{301}"))  // canonically equivalent, different bytes
+        #expect(CBOR.tagged(2, .bytes(Data([0, 0xff]))) == CBOR.unsigned(255))
+        #expect(CBOR.tagged(3, .bytes(Data([0, 1] + [UInt8](repeating: 0, count: 8)))) == CBOR.tagged(3, .bytes(Data([1] + [UInt8](repeating: 0, count: 8)))))
+        #expect(Hex.encode(CBOR.tagged(2, .bytes(Data([0, 0xff]))).encodedBytes()) == "18ff")
+        #expect(Hex.encode(CBOR.tagged(2, .bytes(Data([0, 0xff]))).encodedBytes(options: .preserving)) == "c24200ff")
         #expect(Set<CBOR>([.half(1.0), .double(1.0), .float(.nan), .double(.nan)]).count == 2)
         let a: CBOR = ["x": 1, "y": .half(2.0)]
         let b: CBOR = ["y": .double(2.0), "x": 1]
