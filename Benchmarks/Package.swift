@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(name: "Tessera", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0"..<"5.0.0"),
     ],
     targets: [
         .executableTarget(
@@ -27,7 +28,22 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
-        )
+        ),
+        .executableTarget(
+            name: "MDocBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MDoc", package: "Tessera"),
+                .product(name: "TesseraCBOR", package: "Tessera"),
+                .product(name: "TesseraCOSE", package: "Tessera"),
+                .product(name: "TesseraTrust", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "MDocBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

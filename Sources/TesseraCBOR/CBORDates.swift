@@ -92,23 +92,89 @@ public struct TDate: Hashable, Sendable, Comparable, CustomStringConvertible {
     public static func == (a: TDate, b: TDate) -> Bool { a.text == b.text }
     public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
+    /// `YYYY-MM-DDTHH:MM:SSZ` in UTC. Hand-written: a Foundation date formatter costs an ICU set-up per use.
     static func format(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        f.timeZone = TimeZone(identifier: "UTC")
-        return f.string(from: date)
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (y, m, d) = civil(fromDays: days)
+        return String(
+            format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", y, m, d, secondOfDay / 3600, secondOfDay / 60 % 60,
+            secondOfDay % 60)
     }
 
+    /// RFC 3339 §5.6 `date-time`: `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`, 'T' and 'Z' in either case.
     static func parse(_ s: String) -> Date? {
-        // RFC 3339 date-time: the 'T' and 'Z' are case-insensitive (§5.6).
-        let upper = s.uppercased()
-        guard upper.utf8.count >= 20, upper.utf8.count <= 40 else { return nil }
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        if let d = plain.date(from: upper) { return d }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: upper)
+        let b = Array(s.utf8)
+        guard b.count >= 20, b.count <= 40 else { return nil }
+        func digits(_ at: Int, _ count: Int) -> Int64? {
+            var v: Int64 = 0
+            for i in at..<(at + count) {
+                guard i < b.count, (0x30...0x39).contains(b[i]) else { return nil }
+                v = v * 10 + Int64(b[i] - 0x30)
+            }
+            return v
+        }
+        guard let year = digits(0, 4), b[4] == 0x2d, let month = digits(5, 2), b[7] == 0x2d, let day = digits(8, 2),
+            b[10] == 0x54 || b[10] == 0x74, let hour = digits(11, 2), b[13] == 0x3a, let minute = digits(14, 2),
+            b[16] == 0x3a, let second = digits(17, 2),
+            (1...12).contains(month), day >= 1, day <= Int64(FullDate.daysIn(month: Int(month), year: Int(year))),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if i < b.count, b[i] == 0x2e {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < b.count, (0x30...0x39).contains(b[i]) {
+                fraction += Double(b[i] - 0x30) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > start else { return nil }
+        }
+        var offset: Int64 = 0
+        guard i < b.count else { return nil }
+        switch b[i] {
+        case 0x5a, 0x7a:
+            i += 1
+        case 0x2b, 0x2d:
+            guard let oh = digits(i + 1, 2), i + 3 < b.count, b[i + 3] == 0x3a, let om = digits(i + 4, 2), oh < 24, om < 60
+            else { return nil }
+            offset = (oh * 3600 + om * 60) * (b[i] == 0x2b ? 1 : -1)
+            i += 6
+        default:
+            return nil
+        }
+        guard i == b.count else { return nil }
+        // A leap second (:60) is read as the following second.
+        let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The inverse of `days(fromCivil:)`.
+    static func civil(fromDays z: Int64) -> (Int64, Int64, Int64) {
+        let z = z + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }
 

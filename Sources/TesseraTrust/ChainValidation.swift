@@ -15,7 +15,7 @@ public struct ChainValidationOutcome: Sendable, Hashable {
     /// `failures` index this array.
     public var path: [Certificate]
     /// What swift-certificates' `Verifier` reported while building and checking candidate chains (collected, never
-    /// logged). Informational; `failures` is authoritative.
+    /// logged), kept when `Verifier` rejected the chain. Informational; `failures` is authoritative.
     public var diagnostics: [String]
 
     /// Whether the chain met every rule.
@@ -172,9 +172,11 @@ enum ChainValidation {
         var diagnostics: [String]
     }
 
-    /// Collects `Verifier` diagnostics instead of logging them.
+    /// Collects `Verifier` diagnostics instead of logging them. They are rendered as text only when
+    /// the chain fails: describing every event of a good chain cost more than checking it.
     private final class DiagnosticsCollector {
-        var entries: [String] = []
+        var entries: [VerificationDiagnostic] = []
+        var rendered: [String] { entries.map { String(describing: $0) } }
     }
 
     /// swift-certificates' chain builder with `RFC5280Policy` at the injected instant and the Annex B policy.
@@ -193,17 +195,17 @@ enum ChainValidation {
         let result = await verifier.validate(
             leaf: leaf,
             intermediates: CertificateStore(chain.dropFirst()),
-            diagnosticCallback: { collector.entries.append(String(describing: $0)) }
+            diagnosticCallback: { collector.entries.append($0) }
         )
         switch result {
         case .validCertificate:
-            return VerifierVerdict(isValid: true, reason: "", diagnostics: collector.entries)
+            return VerifierVerdict(isValid: true, reason: "", diagnostics: [])
         case .couldNotValidate(let policyFailures):
             let reasons = policyFailures.map(\.policyFailureReason.description)
             let reason =
                 reasons.isEmpty
                 ? "no chain to a trust anchor could be built" : reasons.joined(separator: " | ")
-            return VerifierVerdict(isValid: false, reason: reason, diagnostics: collector.entries)
+            return VerifierVerdict(isValid: false, reason: reason, diagnostics: collector.rendered)
         }
     }
 }

@@ -33,3 +33,25 @@ import TesseraCBOR
         #expect(CBOR.text("a\"b\\c\n\u{01}").diagnostic() == "\"a\\\"b\\\\c\\n\\u0001\"")
     }
 }
+
+@Suite struct TDateTests {
+    @Test func parsesRFC3339Forms() throws {
+        #expect(try TDate(string: "2013-03-21T20:04:00Z").date.timeIntervalSince1970 == 1_363_896_240)
+        #expect(try TDate(string: "2013-03-21t20:04:00z").date.timeIntervalSince1970 == 1_363_896_240)
+        #expect(try TDate(string: "2013-03-21T22:04:00+02:00").date.timeIntervalSince1970 == 1_363_896_240)
+        #expect(try TDate(string: "2013-03-21T20:04:00.5Z").date.timeIntervalSince1970 == 1_363_896_240.5)
+        #expect(try TDate(string: "1969-12-31T23:59:59Z").date.timeIntervalSince1970 == -1)
+        #expect(try TDate(string: "2024-02-29T00:00:00Z").date.timeIntervalSince1970 == 1_709_164_800)
+        for bad in ["2023-02-29T00:00:00Z", "2013-03-21 20:04:00Z", "2013-03-21T20:04:00", "2013-13-01T00:00:00Z",
+            "2013-03-21T24:00:00Z", "2013-03-21T20:04:00.Z", "2013-03-21T20:04:00+0200", "２０１３-03-21T20:04:00Z"]
+        {
+            #expect(throws: CBORError.self) { try TDate(string: bad) }
+        }
+    }
+
+    @Test func formatsUTCWholeSeconds() {
+        #expect(TDate(Date(timeIntervalSince1970: 1_363_896_240.9)).text == "2013-03-21T20:04:00Z")
+        #expect(TDate(Date(timeIntervalSince1970: -1)).text == "1969-12-31T23:59:59Z")
+        #expect(TDate(Date(timeIntervalSince1970: 951_782_400)).text == "2000-02-29T00:00:00Z")
+    }
+}

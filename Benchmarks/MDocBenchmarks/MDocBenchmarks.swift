@@ -1,0 +1,172 @@
+// ISO 18013-5 holder and reader benchmarks on the Annex D vectors (package-benchmark), each next to
+// the floor made of its primitive operations on the same bytes, measured in the same run.
+//
+//   cd Benchmarks && swift package benchmark --target MDocBenchmarks
+//
+// holder AnnexD: decrypt the SessionEstablishment (ECDH, HKDF ×2, AES-GCM), parse the DeviceRequest,
+//   build the DeviceResponse for the Annex D credential with a DeviceSignature (ES256 with SDeviceKey),
+//   encrypt it (AES-GCM).
+// holder floor: ECDH + SHA-256(SessionTranscriptBytes) + HKDF ×2 + AES-GCM open of the request +
+//   ECDSA sign of the DeviceAuthentication Sig_structure + AES-GCM seal of the response.
+// reader AnnexD: decrypt the SessionData and fully verify it at 2021-01-01 (chain to the IACA,
+//   issuerAuth, six element digests, validity, DeviceMac).
+// reader floor: ECDH + SHA-256(SessionTranscriptBytes) + HKDF ×2 + AES-GCM open of the response +
+//   ECDSA verify ×2 (DS certificate, issuerAuth) + SHA-256 of the six IssuerSignedItemBytes +
+//   ECDH + HKDF (EMacKey) + HMAC-SHA-256 of DeviceAuthentication.
+
+import Benchmark
+import Crypto
+import Foundation
+import MDoc
+import TesseraCBOR
+import TesseraCOSE
+import TesseraTrust
+import X509
+
+private let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+private let vectors: [String: String] = {
+    let url = repositoryRoot.appendingPathComponent("Tests/MDocTests/Fixtures/iso18013-5-annex-d.json")
+    guard let data = try? Data(contentsOf: url),
+        let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let v = json["vectors"] as? [String: String]
+    else { fatalError("MDocBenchmarks: cannot read \(url.path)") }
+    return v
+}()
+
+private func bytes(_ name: String) -> Data {
+    guard let hex = vectors[name] else { fatalError("MDocBenchmarks: no vector \(name)") }
+    var out = Data(capacity: hex.count / 2)
+    var index = hex.startIndex
+    while index < hex.endIndex {
+        let next = hex.index(index, offsetBy: 2)
+        guard let b = UInt8(hex[index..<next], radix: 16) else { fatalError("MDocBenchmarks: bad hex in \(name)") }
+        out.append(b)
+        index = next
+    }
+    return out
+}
+
+private func must<T>(_ label: String, _ body: () throws -> T) -> T {
+    do { return try body() } catch { fatalError("MDocBenchmarks: \(label): \(error)") }
+}
+
+private let validationTime = Date(timeIntervalSince1970: 1_609_459_200)  // 2021-01-01T00:00:00Z
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 10,
+        maxDuration: .seconds(5), maxIterations: 5_000)
+
+    let transcript = must("transcript") { try SessionTranscript(taggedBytes: bytes("SessionTranscriptBytes")) }
+    let establishmentBytes = bytes("SessionEstablishment")
+    let sessionDataBytes = bytes("SessionData")
+    let responseBytes = bytes("DeviceResponse")
+    let eDeviceKey = must("eDeviceKey") { try P256.KeyAgreement.PrivateKey(rawRepresentation: bytes("eDeviceKey_d")) }
+    let eReaderKey = must("eReaderKey") { try P256.KeyAgreement.PrivateKey(rawRepresentation: bytes("eReaderKey_d")) }
+    let sDeviceKey = must("SDeviceKey") { try P256.Signing.PrivateKey(rawRepresentation: bytes("SDeviceKey_d")) }
+    let response = must("DeviceResponse") { try DeviceResponse(bytes: responseBytes) }
+    let issuerSigned = must("IssuerSigned") {
+        guard let document = response.documents?.first else { throw MDocError.requestedDocumentMissing(docType: "mDL") }
+        return document.issuerSigned
+    }
+    let credential = StoredCredential(docType: MDL.docType, issuerSigned: issuerSigned, deviceKey: SoftwareDeviceKey(sDeviceKey))
+    let anchors = must("IACA") { try TrustAnchors(derCertificates: [bytes("IACARootCertificate")]) }
+    let verifier = MDocVerifier(trustAnchors: anchors)
+    let engagement = must("engagement") { try DeviceEngagement(bytes: transcript.deviceEngagementBytes ?? Data()) }
+    let eDeviceCOSEKey = must("EDeviceKey") { try engagement.security.eDeviceKey() }
+
+    // MARK: Holder
+
+    Benchmark("holder AnnexD", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let establishment = try SessionEstablishment(bytes: establishmentBytes)
+            let session = try SessionEncryption(
+                role: .mdoc, privateKey: .p256(eDeviceKey), peerPublicKey: COSEKey(cbor: establishment.eReaderKey.value),
+                sessionTranscript: transcript)
+            let request = try DeviceRequest(bytes: session.decrypt(establishment.data))
+            let generated = try await DeviceResponseGenerator.generate(
+                request: request, credentials: [credential],
+                selection: DeviceResponseGenerator.selectAll(request: request, credentials: [credential]),
+                sessionTranscript: transcript)
+            blackHole(try SessionData(data: session.encrypt(generated.encoded())).encoded())
+        }
+    }
+
+    // The floor's inputs: the same bytes the holder run handles.
+    let requestCiphertext = must("request") { try SessionEstablishment(bytes: establishmentBytes).data }
+    let readerPublic = eReaderKey.publicKey
+    let deviceAuthentication = DeviceAuthentication.bytes(
+        sessionTranscript: transcript, docType: MDL.docType, deviceNameSpacesBytes: Data([0xa0]))
+    let sigStructure = COSEToBeSigned.signature1(bodyProtected: Data([0xa1, 0x01, 0x26]), externalAAD: Data(), payload: deviceAuthentication)
+    let responsePlaintext = responseBytes
+
+    Benchmark("holder floor", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let shared = try eDeviceKey.sharedSecretFromKeyAgreement(with: readerPublic)
+            let salt = Data(SHA256.hash(data: transcript.taggedBytes))
+            let skReader = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKReader".utf8), outputByteCount: 32)
+            let skDevice = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKDevice".utf8), outputByteCount: 32)
+            let box = try AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: Data([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
+                ciphertext: requestCiphertext.dropLast(16), tag: requestCiphertext.suffix(16))
+            blackHole(try AES.GCM.open(box, using: skReader))
+            blackHole(try sDeviceKey.signature(for: sigStructure).rawRepresentation)
+            blackHole(try AES.GCM.seal(responsePlaintext, using: skDevice, nonce: AES.GCM.Nonce(data: Data([0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1]))))
+        }
+    }
+
+    // MARK: Reader
+
+    let readerCOSEKey = EphemeralPrivateKey.p256(eReaderKey)
+    let request = must("request") { try DeviceRequest(bytes: bytes("DeviceRequest")) }
+    Benchmark("reader AnnexD", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let session = try SessionEncryption(
+                role: .mdocReader, privateKey: readerCOSEKey, peerPublicKey: eDeviceCOSEKey, sessionTranscript: transcript)
+            let sessionData = try SessionData(bytes: sessionDataBytes)
+            let received = try DeviceResponse(bytes: session.decrypt(sessionData.data ?? Data()))
+            let outcome = await verifier.verify(
+                received, request: request, sessionTranscript: transcript, at: validationTime, readerEphemeralKey: readerCOSEKey)
+            guard outcome.isValid else { fatalError("MDocBenchmarks: Annex D does not verify: \(outcome.allErrors)") }
+            blackHole(outcome)
+        }
+    }
+
+    let dsCertificate = must("DS") { try Certificate(derEncoded: Array(bytes("DocumentSignerCertificate"))) }
+    let iacaCertificate = must("IACA") { try Certificate(derEncoded: Array(bytes("IACARootCertificate"))) }
+    let dsKey = must("DS key") {
+        guard let k = P256.Signing.PublicKey(dsCertificate.publicKey) else { throw MDocError.invalidEphemeralKey("DS") }
+        return k
+    }
+    let issuerAuth = issuerSigned.issuerAuth
+    let issuerToBeSigned = must("issuerAuth") { try issuerAuth.toBeSigned() }
+    let issuerSignature = must("issuerAuth signature") { try P256.Signing.ECDSASignature(rawRepresentation: issuerAuth.signature) }
+    let items = (issuerSigned.nameSpaces ?? [:]).values.flatMap { $0 }.map { CBOR.encodeTag24($0.bytes) }
+    let sessionCiphertext = must("SessionData") { try SessionData(bytes: sessionDataBytes).data ?? Data() }
+    let staticDevicePublic = must("device key") { try P256.KeyAgreement.PublicKey(rawRepresentation: sDeviceKey.publicKey.rawRepresentation) }
+    let macPayload = deviceAuthentication
+    let macStructure = COSEToBeSigned.mac0(protected: Data([0xa1, 0x01, 0x05]), externalAAD: Data(), payload: macPayload)
+    let devicePublicForECDH = eDeviceCOSEKey
+
+    Benchmark("reader floor", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let devicePublic = try P256.KeyAgreement.PublicKey(coseKey: devicePublicForECDH)
+            let shared = try eReaderKey.sharedSecretFromKeyAgreement(with: devicePublic)
+            let salt = Data(SHA256.hash(data: transcript.taggedBytes))
+            blackHole(shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKReader".utf8), outputByteCount: 32))
+            let skDevice = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKDevice".utf8), outputByteCount: 32)
+            let box = try AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: Data([0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1])),
+                ciphertext: sessionCiphertext.dropLast(16), tag: sessionCiphertext.suffix(16))
+            blackHole(try AES.GCM.open(box, using: skDevice))
+            blackHole(iacaCertificate.publicKey.isValidSignature(dsCertificate.signature, for: dsCertificate))
+            blackHole(dsKey.isValidSignature(issuerSignature, for: issuerToBeSigned))
+            for item in items { blackHole(SHA256.hash(data: item)) }
+            let macShared = try eReaderKey.sharedSecretFromKeyAgreement(with: staticDevicePublic)
+            let emac = macShared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("EMacKey".utf8), outputByteCount: 32)
+            blackHole(HMAC<SHA256>.authenticationCode(for: macStructure, using: emac))
+        }
+    }
+}
