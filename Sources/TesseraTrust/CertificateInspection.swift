@@ -12,9 +12,15 @@ extension Certificate {
     /// Subject equals issuer.
     var isSelfIssued: Bool { subject == issuer }
 
-    /// Whether `issuerCertificate`'s public key verifies this certificate's signature.
+    /// Whether `issuerCertificate`'s public key verifies this certificate's signature. Within one chain
+    /// validation each (certificate, issuer key) pair is verified once, however many rules and policies ask.
     func isSigned(by issuerCertificate: Certificate) -> Bool {
-        issuerCertificate.publicKey.isValidSignature(signature, for: self)
+        guard let memo = SignatureMemo.current else {
+            return issuerCertificate.publicKey.isValidSignature(signature, for: self)
+        }
+        return memo.result(for: self, issuerKey: issuerCertificate.publicKey) {
+            issuerCertificate.publicKey.isValidSignature(signature, for: self)
+        }
     }
 
     /// Validity length in whole days.
@@ -69,5 +75,36 @@ enum KeyUsageNames {
             && (!required.cRLSign || usage.cRLSign)
             && (!required.encipherOnly || usage.encipherOnly)
             && (!required.decipherOnly || usage.decipherOnly)
+    }
+}
+
+/// Signature results of one chain validation: the direct Annex B rules and the same rules run as
+/// `VerifierPolicy` inside swift-certificates' `Verifier` check the same links, and an ECDSA
+/// verification costs far more than a lookup. Scoped to one validation (a task-local), so nothing
+/// outlives the instant and anchors it was computed for.
+final class SignatureMemo: @unchecked Sendable {
+    @TaskLocal static var current: SignatureMemo?
+
+    private struct Key: Hashable {
+        let certificate: Certificate
+        let issuerKey: Certificate.PublicKey
+    }
+
+    private let lock = NSLock()
+    private var results: [Key: Bool] = [:]
+
+    func result(for certificate: Certificate, issuerKey: Certificate.PublicKey, compute: () -> Bool) -> Bool {
+        let key = Key(certificate: certificate, issuerKey: issuerKey)
+        lock.lock()
+        if let known = results[key] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let value = compute()
+        lock.lock()
+        results[key] = value
+        lock.unlock()
+        return value
     }
 }

@@ -121,6 +121,18 @@ enum ChainValidation {
         at instant: Date,
         options: AnnexBOptions
     ) async -> ChainValidationOutcome {
+        await SignatureMemo.$current.withValue(SignatureMemo()) {
+            await validateOnce(chain, purpose: purpose, anchors: anchors, at: instant, options: options)
+        }
+    }
+
+    private static func validateOnce(
+        _ chain: [Certificate],
+        purpose: Purpose,
+        anchors: TrustAnchors,
+        at instant: Date,
+        options: AnnexBOptions
+    ) async -> ChainValidationOutcome {
         guard let leaf = chain.first, let top = chain.last else {
             return ChainValidationOutcome(failures: [.emptyChain])
         }
