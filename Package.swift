@@ -70,10 +70,13 @@ let package = Package(
             ],
             resources: [.copy("Resources/annex-d-device-response.cbor")]
         ),
+        // Helpers shared by the test targets (hex literals, the Python peer interpreter).
+        .target(name: "TesseraTestSupport", path: "Tests/TesseraTestSupport"),
         .testTarget(
             name: "TesseraCBORTests",
             dependencies: [
                 "TesseraCBOR",
+                "TesseraTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")]
@@ -81,6 +84,7 @@ let package = Package(
         .testTarget(
             name: "TesseraCOSETests",
             dependencies: [
+                "TesseraTestSupport",
                 "TesseraCBOR",
                 "TesseraCOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -91,6 +95,7 @@ let package = Package(
         .testTarget(
             name: "TesseraTrustTests",
             dependencies: [
+                "TesseraTestSupport",
                 "TesseraTrust",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -101,6 +106,7 @@ let package = Package(
         .testTarget(
             name: "MDocTests",
             dependencies: [
+                "TesseraTestSupport",
                 "MDoc",
                 "TesseraTrust",
                 "TesseraCore",

@@ -2,7 +2,7 @@ import Foundation
 
 /// The elliptic curves this library implements (RFC 9053 §7.1, IANA "COSE Elliptic Curves").
 ///
-/// X25519 (4), X448 (5) and Ed448 (7) are registered but not implemented; reading them
+/// X25519 (4), X448 (5) and Ed448 (7) are registered but unsupported here; reading them
 /// gives `COSEError.unsupportedCurve`.
 public enum COSECurve: Int64, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// NIST P-256, key type EC2.

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import TesseraCBOR
 import TesseraCOSE
+@_exported import TesseraTestSupport
 
 /// ISO/IEC 18013-5:2021 Annex D vectors (fixture copied from shared/vectors; its `source` field names
 /// where they come from: multipaz TestVectors.kt, cross-checked with other implementations).
@@ -29,21 +30,3 @@ enum AnnexD {
     }
 }
 
-enum Hex {
-    static func decode(_ s: String) -> Data {
-        var out = Data()
-        var it = s.utf8.makeIterator()
-        func n(_ c: UInt8) -> UInt8 {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x61...0x66: return c - 0x61 + 10
-            case 0x41...0x46: return c - 0x41 + 10
-            default: return 0
-            }
-        }
-        while let h = it.next(), let l = it.next() { out.append(n(h) << 4 | n(l)) }
-        return out
-    }
-
-    static func encode(_ d: some Sequence<UInt8>) -> String { d.map { String(format: "%02x", $0) }.joined() }
-}

@@ -27,18 +27,7 @@ import TesseraTrust
 struct PymdoccborInteropTests {
     // MARK: - The peer
 
-    static func python() -> String? {
-        let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["TESSERA_PYTHON"], !env.isEmpty, fm.isExecutableFile(atPath: env) {
-            return env
-        }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // MDocTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
-        let venv = packageRoot.appendingPathComponent(".build/pyenv/bin/python3").path
-        return fm.isExecutableFile(atPath: venv) ? venv : nil
-    }
+    static func python() -> String? { PythonPeer.interpreter }
 
     /// Runs `pymdoccbor_peer.py <command>` with `request` as JSON on stdin and returns its stdout;
     /// records a failure (never a skip) when Python or pymdoccbor is missing or the peer fails.
@@ -46,7 +35,7 @@ struct PymdoccborInteropTests {
         -> Data?
     {
         guard let python = Self.python() else {
-            Issue.record("Python peers missing: run scripts/test", sourceLocation: sourceLocation)
+            Issue.record("\(PythonPeer.missingMessage)", sourceLocation: sourceLocation)
             return nil
         }
         let script = try #require(

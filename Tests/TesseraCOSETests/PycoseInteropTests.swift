@@ -17,23 +17,12 @@ struct PycoseInteropTests {
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    static func python() -> String? {
-        let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["TESSERA_PYTHON"], !env.isEmpty, fm.isExecutableFile(atPath: env) {
-            return env
-        }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // TesseraCOSETests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
-        let venv = packageRoot.appendingPathComponent(".build/pyenv/bin/python3").path
-        return fm.isExecutableFile(atPath: venv) ? venv : nil
-    }
+    static func python() -> String? { PythonPeer.interpreter }
 
     /// Runs the peer; records a failure (not a skip) when Python is missing.
     func peer(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> PeerResult? {
         guard let python = Self.python() else {
-            Issue.record("Python peers missing: run scripts/test", sourceLocation: sourceLocation)
+            Issue.record("\(PythonPeer.missingMessage)", sourceLocation: sourceLocation)
             return nil
         }
         let script = try Fixtures.url("pycose_peer.py")

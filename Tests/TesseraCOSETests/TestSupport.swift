@@ -2,48 +2,7 @@ import Foundation
 import Testing
 
 @testable import TesseraCOSE
-
-enum FixtureError: Error, CustomStringConvertible {
-    case missing(String)
-    case badHex(String)
-
-    var description: String {
-        switch self {
-        case .missing(let name): return "fixture \(name) not found in the test bundle"
-        case .badHex(let s): return "not hex: \(s.prefix(40))"
-        }
-    }
-}
-
-extension Data {
-    /// Bytes from lowercase or uppercase hex; an odd length or a non-hex digit throws.
-    init(hex: String) throws {
-        let chars = Array(hex.utf8)
-        guard chars.count % 2 == 0 else { throw FixtureError.badHex(hex) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(chars.count / 2)
-        var i = 0
-        while i < chars.count {
-            guard let hi = Self.nibble(chars[i]), let lo = Self.nibble(chars[i + 1]) else {
-                throw FixtureError.badHex(hex)
-            }
-            bytes.append(hi << 4 | lo)
-            i += 2
-        }
-        self.init(bytes)
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
-}
+@_exported import TesseraTestSupport
 
 enum Fixtures {
     static func url(_ name: String) throws -> URL {

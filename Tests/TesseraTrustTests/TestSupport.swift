@@ -3,45 +3,8 @@ import SwiftASN1
 import TesseraTrust
 import Testing
 import X509
+@_exported import TesseraTestSupport
 
-enum FixtureError: Error, CustomStringConvertible {
-    case missing(String)
-    case badHex(String)
-
-    var description: String {
-        switch self {
-        case .missing(let name): return "fixture \(name) not found in the test bundle"
-        case .badHex(let s): return "not hex: \(s.prefix(40))"
-        }
-    }
-}
-
-extension Data {
-    init(hex: String) throws {
-        let chars = Array(hex.utf8)
-        guard chars.count % 2 == 0 else { throw FixtureError.badHex(hex) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(chars.count / 2)
-        var index = 0
-        while index < chars.count {
-            guard let hi = Self.nibble(chars[index]), let lo = Self.nibble(chars[index + 1]) else {
-                throw FixtureError.badHex(hex)
-            }
-            bytes.append(hi << 4 | lo)
-            index += 2
-        }
-        self.init(bytes)
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-}
 
 /// The ISO/IEC 18013-5 Annex D certificates (Fixtures/iso18013-5-annex-d.json).
 struct AnnexDCertificates {
