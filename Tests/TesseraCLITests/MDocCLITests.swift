@@ -3,8 +3,10 @@ import Foundation
 import Testing
 
 /// The `tessera mdoc` contract, run as a user would: files in, files and exit codes out.
-@Suite struct MDocCLITests {
+@Suite final class MDocCLITests {
     let dir: URL
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
 
     init() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-mdoc-\(UUID())")
