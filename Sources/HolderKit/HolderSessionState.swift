@@ -1,0 +1,64 @@
+import Foundation
+import ProximityTransport
+
+/// The holder's presentation as a state machine (ARCHITECTURE.md, "Seeds in one picture").
+public enum HolderSessionState: Sendable, Equatable {
+    case notStarted
+    case preflight(missing: Set<Capability>)
+    case readyToPresent
+    case presentingEngagement
+    case connecting
+    case requestReceived
+    case processingResponse
+    case success
+    case failed(SessionError)
+    case cancelled
+
+    /// The state without its payload: the key of the transition table.
+    public enum Phase: String, Sendable, Hashable, CaseIterable {
+        case notStarted, preflight, readyToPresent, presentingEngagement, connecting, requestReceived
+        case processingResponse, success, failed, cancelled
+    }
+
+    public var phase: Phase {
+        switch self {
+        case .notStarted: .notStarted
+        case .preflight: .preflight
+        case .readyToPresent: .readyToPresent
+        case .presentingEngagement: .presentingEngagement
+        case .connecting: .connecting
+        case .requestReceived: .requestReceived
+        case .processingResponse: .processingResponse
+        case .success: .success
+        case .failed: .failed
+        case .cancelled: .cancelled
+        }
+    }
+
+    /// `success`, `failed` and `cancelled` are final.
+    public var isTerminal: Bool { phase.isTerminal }
+
+    /// Every allowed transition. Any non-terminal state may fail or be cancelled; `preflight` may repeat
+    /// (the missing set shrinks as capabilities are resolved).
+    public static let allowedTransitions: [Phase: Set<Phase>] = {
+        let exits: Set<Phase> = [.failed, .cancelled]
+        return [
+            .notStarted: exits.union([.preflight, .readyToPresent]),
+            .preflight: exits.union([.preflight, .readyToPresent]),
+            .readyToPresent: exits.union([.presentingEngagement]),
+            .presentingEngagement: exits.union([.connecting]),
+            .connecting: exits.union([.requestReceived]),
+            .requestReceived: exits.union([.processingResponse]),
+            .processingResponse: exits.union([.success]),
+            .success: [], .failed: [], .cancelled: [],
+        ]
+    }()
+
+    public func canTransition(to next: HolderSessionState) -> Bool {
+        Self.allowedTransitions[phase]?.contains(next.phase) ?? false
+    }
+}
+
+extension HolderSessionState.Phase {
+    public var isTerminal: Bool { self == .success || self == .failed || self == .cancelled }
+}
