@@ -11,6 +11,10 @@ let package = Package(
         .library(name: "TesseraCOSE", targets: ["TesseraCOSE"]),
         .library(name: "TesseraTrust", targets: ["TesseraTrust"]),
         .library(name: "MDoc", targets: ["MDoc"]),
+        .library(name: "TesseraQR", targets: ["TesseraQR"]),
+        .library(name: "ProximityTransport", targets: ["ProximityTransport"]),
+        .library(name: "HolderKit", targets: ["HolderKit"]),
+        .library(name: "VerifierKit", targets: ["VerifierKit"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -55,6 +59,27 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        .target(name: "TesseraQR", exclude: ["README.md"]),
+        .target(name: "ProximityTransport", exclude: ["README.md"]),
+        // Layer 2: orchestration (one long-lived orchestrator, single-use sessions).
+        .target(
+            name: "HolderKit",
+            dependencies: [
+                "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraTrust", "TesseraQR", "MDoc", "ProximityTransport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["README.md"]
+        ),
+        .target(
+            name: "VerifierKit",
+            dependencies: [
+                "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraTrust", "MDoc", "ProximityTransport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["README.md"]
+        ),
         // The one CLI.
         .executableTarget(
             name: "tessera",
@@ -64,6 +89,10 @@ let package = Package(
                 "TesseraCOSE",
                 "TesseraTrust",
                 "MDoc",
+                "TesseraQR",
+                "ProximityTransport",
+                "HolderKit",
+                "VerifierKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -116,6 +145,16 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ProximityTests",
+            dependencies: [
+                "TesseraTestSupport", "HolderKit", "VerifierKit", "ProximityTransport", "MDoc", "TesseraTrust",
+                "TesseraCore", "TesseraCBOR", "TesseraCOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "TesseraCLITests",

@@ -20,3 +20,35 @@ public protocol PrerequisiteGate: Sendable {
     /// orchestrator checks `missing` again afterwards, so a refused request simply stays missing.
     func resolve(_ capability: Capability) async
 }
+
+/// The prerequisites of the loopback radio on Linux, whose "radio" is a runtime directory of Unix
+/// sockets: powered on when the directory exists, permitted when this user may create sockets in it.
+/// `resolve` powers it on (creates the directory, 0700). The text camera needs no permission.
+public struct LoopbackRadioGate: PrerequisiteGate {
+    public let directory: URL
+
+    public init(directory: URL) { self.directory = directory }
+
+    public func missing(_ required: Set<Capability>) async -> Set<Capability> {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        let on = fm.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var missing = Set<Capability>()
+        if required.contains(.bluetoothPoweredOn), !on { missing.insert(.bluetoothPoweredOn) }
+        if required.contains(.bluetoothPermission), on, !fm.isWritableFile(atPath: directory.path) {
+            missing.insert(.bluetoothPermission)
+        }
+        return missing
+    }
+
+    public func resolve(_ capability: Capability) async {
+        switch capability {
+        case .bluetoothPoweredOn:
+            try? FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        case .bluetoothPermission, .cameraPermission:
+            // Nothing to ask for: permissions are the directory's mode, which only its owner can change.
+            break
+        }
+    }
+}

@@ -90,12 +90,5 @@ enum DemoSession {
         print("mdoc verification: authentic (issuer signature, DS chain to the IACA, digests, validity, device signature)")
     }
 
-    static let sampleClaims: [String: CBOR] = [
-        "family_name": "Doe", "given_name": "Jane", "birth_date": .tagged(CBORTag.fullDate, "1990-05-17"),
-        "issue_date": .tagged(CBORTag.fullDate, "2024-01-01"), "expiry_date": .tagged(CBORTag.fullDate, "2030-01-01"),
-        "issuing_country": "US", "issuing_authority": "Tessera Demo DMV", "document_number": "D1234567",
-        "portrait": .bytes(Data([0xff, 0xd8, 0xff, 0xe0])), "age_over_18": true, "age_over_21": true,
-        "un_distinguishing_sign": "USA",
-        "driving_privileges": [["vehicle_category_code": "B", "issue_date": .tagged(CBORTag.fullDate, "2024-01-01")]],
-    ]
+    static var sampleClaims: [String: CBOR] { SampleMDL.claims }
 }

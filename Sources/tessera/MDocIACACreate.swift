@@ -21,29 +21,7 @@ struct IACACreate: ParsableCommand {
     var contact = "iaca@example.com"
 
     func run() throws {
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        } catch {
-            throw UserFacingError("cannot create \(out): \(error.localizedDescription)")
-        }
-        var random = SystemRandomNumberGenerator()
-        let now = Date()
-        let iaca: IACAIssuer
-        let ds: IssuedCertificate
-        do {
-            iaca = try IACAIssuer.create(
-                IACARootRequest(
-                    country: country.uppercased(), commonName: "\(name) IACA", issuerAlternativeName: .rfc822Name(contact)),
-                now: now, random: &random)
-            ds = try iaca.issueDocumentSigner(DocumentSignerRequest(commonName: "\(name) Document Signer"), now: now, random: &random)
-        } catch {
-            throw UserFacingError("cannot create the certificates: \(error)")
-        }
-        let dir = URL(fileURLWithPath: out)
-        try MDocFiles.write(Data(try iaca.root.certificatePEM().utf8), to: dir.appendingPathComponent("iaca.pem").path)
-        try MDocFiles.write(Data(iaca.root.privateKeyPEM.utf8), to: dir.appendingPathComponent("iaca.key.pem").path, secret: true)
-        try MDocFiles.write(Data(try ds.certificatePEM().utf8), to: dir.appendingPathComponent("ds.pem").path)
-        try MDocFiles.write(Data(ds.privateKeyPEM.utf8), to: dir.appendingPathComponent("ds.key.pem").path, secret: true)
+        let (iaca, ds) = try IssuerDirectory(url: URL(fileURLWithPath: out)).create(country: country, name: name, contact: contact)
         print("IACA: \(iaca.root.certificate.subject), valid until \(iaca.root.certificate.notValidAfter)")
         print("Document Signer: \(ds.certificate.subject), valid until \(ds.certificate.notValidAfter)")
         print("wrote iaca.pem, iaca.key.pem, ds.pem, ds.key.pem to \(out)")
