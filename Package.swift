@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TesseraCOSE", targets: ["TesseraCOSE"]),
         .library(name: "TesseraTrust", targets: ["TesseraTrust"]),
         .library(name: "MDoc", targets: ["MDoc"]),
+        .library(name: "ProximityTransport", targets: ["ProximityTransport"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -55,6 +56,8 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // ISO 18013-5 BLE transport: moves opaque session messages; Foundation only.
+        .target(name: "ProximityTransport", exclude: ["README.md"]),
         // The one CLI.
         .executableTarget(
             name: "tessera",
@@ -116,6 +119,10 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ProximityTransportTests",
+            dependencies: ["ProximityTransport", "TesseraTestSupport"]
         ),
         .testTarget(
             name: "TesseraCLITests",
