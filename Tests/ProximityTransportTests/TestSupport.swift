@@ -42,13 +42,16 @@ func within<T: Sendable>(
     }
 }
 
-/// The error a typed-throwing call ends with, or nil if it succeeded.
-func transportError(_ body: () async throws(TransportError) -> Void) async -> TransportError? {
-    do throws(TransportError) {
+/// The `TransportError` a call ends with, or nil if it succeeded (another error is recorded as an issue).
+func transportError(_ body: () async throws -> Void) async -> TransportError? {
+    do {
         try await body()
         return nil
-    } catch {
+    } catch let error as TransportError {
         return error
+    } catch {
+        Issue.record("unexpected error \(error)")
+        return nil
     }
 }
 
@@ -93,4 +96,10 @@ final class EventRecorder<Event: Sendable>: Sendable {
         for await event in stream where predicate(event) { return event }
         return nil
     }
+}
+
+/// A weak reference that can leave a `within` block, to check that something was released.
+struct Weak<T: AnyObject & Sendable>: Sendable {
+    weak var value: T?
+    init(_ value: T) { self.value = value }
 }
