@@ -157,6 +157,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "ProximityTransportTests",
+            dependencies: ["ProximityTransport", "TesseraTestSupport"]
+        ),
+        .testTarget(
             name: "TesseraCLITests",
             dependencies: ["tessera", .product(name: "Crypto", package: "swift-crypto")]
         ),
