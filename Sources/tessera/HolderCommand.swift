@@ -73,7 +73,7 @@ struct HolderPresent: AsyncParsableCommand {
             case .notStarted, .readyToPresent:
                 break
             case .preflight(let missing):
-                screen.show("Needed first: \(missing.map(\.rawValue).sorted().joined(separator: ", ")) — resolving…")
+                screen.show("Needed first: \(missing.map { $0.rawValue }.sorted().joined(separator: ", ")) — resolving…")
                 for capability in missing.sorted(by: { $0.rawValue < $1.rawValue }) { await orchestrator.resolve(capability) }
             case .presentingEngagement:
                 guard let engagement = await orchestrator.currentEngagement else { break }
@@ -122,8 +122,7 @@ struct Screen: Sendable {
         if toStandardError {
             FileHandle.standardError.write(Data((text + "\n").utf8))
         } else {
-            print(text)
-            fflush(stdout)
+            FileHandle.standardOutput.write(Data((text + "\n").utf8))
         }
     }
 }

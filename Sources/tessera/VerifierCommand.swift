@@ -70,7 +70,7 @@ struct VerifierScan: AsyncParsableCommand {
         for await state in orchestrator.states {
             switch state {
             case .preflight(let missing):
-                screen.show("Needed first: \(missing.map(\.rawValue).sorted().joined(separator: ", ")) — resolving…")
+                screen.show("Needed first: \(missing.map { $0.rawValue }.sorted().joined(separator: ", ")) — resolving…")
                 for capability in missing.sorted(by: { $0.rawValue < $1.rawValue }) { await orchestrator.resolve(capability) }
             case .readyToScan:
                 if engagement == nil { screen.show("Paste the holder's mdoc: engagement URI:") }
