@@ -45,3 +45,19 @@ public struct TextCamera: CameraService {
         return raw.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+/// A "camera" fed from the same process: whoever shows the QR code (an in-process holder in a demo or a
+/// test) calls `show`, and the next `scan` returns it.
+public final class InProcessCamera: CameraService {
+    private let stream: AsyncStream<String>
+    private let continuation: AsyncStream<String>.Continuation
+
+    public init() { (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1)) }
+
+    public func show(_ text: String) { continuation.yield(text) }
+
+    public func scan() async throws(SessionError) -> String {
+        for await text in stream { return text }
+        throw .camera("the camera was closed")
+    }
+}

@@ -1,17 +1,19 @@
 import Crypto
 import Foundation
+import HolderKit
 import MDoc
+import ProximityTransport
 import TesseraCBOR
-import TesseraCOSE
 import TesseraCore
 import TesseraTrust
+import VerifierKit
 
-/// The second half of `tessera demo`: a test issuer, a holder and a reader run one ISO 18013-5
-/// presentation in process — issuance, QR engagement, session encryption both ways, the
-/// holder's response and the reader's verification.
+/// The second half of `tessera demo`: a test issuer, then a holder and a reader — each an orchestrator
+/// with single-use sessions — run one ISO 18013-5 presentation over the simulated BLE radio: QR engagement,
+/// SessionEstablishment with ReaderAuth, consent to all but the portrait, response, verification.
 enum DemoSession {
     static func run(now: Date = Date(), random: any RandomSource = SystemRandomSource()) async throws {
-        print("== Test issuer → holder → reader (ISO/IEC 18013-5) ==")
+        print("== ISO/IEC 18013-5 proximity presentation over the simulated BLE radio ==")
         var generator = random.generator
         let iaca = try IACAIssuer.create(
             IACARootRequest(country: "US", commonName: "Tessera Demo IACA", issuerAlternativeName: .rfc822Name("iaca@example.com")),
@@ -19,76 +21,62 @@ enum DemoSession {
         let ds = try iaca.issueDocumentSigner(DocumentSignerRequest(commonName: "Tessera Demo DS"), now: now, random: &generator)
         guard case .p256(let dsKey) = ds.privateKey else { throw UserFacingError("demo document signer key is not P-256") }
         print("issuer: \(iaca.root.certificate.subject) → \(ds.certificate.subject)")
-
-        // Issuance: the holder's device key is bound into the MSO.
         let deviceKey = SoftwareDeviceKey(try P256.Signing.PrivateKey(rawRepresentation: random.bytes(32)))
-        let issuer = MDocIssuer(
-            documentSignerKey: .p256(dsKey), certificateChain: [try ds.derEncoded()], clock: FixedClock(now), random: random)
-        let issued = try issuer.issue(
-            docType: MDL.docType, nameSpaces: [MDL.namespace: sampleClaims], deviceKey: deviceKey.publicKey,
+        let issued = try MDocIssuer(
+            documentSignerKey: .p256(dsKey), certificateChain: [try ds.derEncoded()], clock: FixedClock(now), random: random
+        ).issue(
+            docType: MDL.docType, nameSpaces: [MDL.namespace: SampleMDL.claims], deviceKey: deviceKey.publicKey,
             validUntil: now.addingTimeInterval(30 * 86_400))
-        print("issued: \(MDL.docType) with \(sampleClaims.count) elements")
-
-        // Holder shows a QR code; the reader scans it.
-        let deviceEphemeral = try EphemeralPrivateKey.generate(random: random)
-        let ble = BLEOptions(supportsPeripheralServerMode: true, supportsCentralClientMode: false, peripheralServerModeUUID: UUID())
-        let engagement = try DeviceEngagement(
-            security: .init(eDeviceKey: deviceEphemeral.publicCOSEKey),
-            deviceRetrievalMethods: [DeviceRetrievalMethod(options: .ble(ble))]
-        ).encoded()
-        let qr = MDocQRCode.uri(for: engagement.bytes)
-        print("QR: \(qr.prefix(48))… (\(qr.count) characters)")
-        let scanned = try MDocQRCode.parse(qr)
-
-        // Reader: SessionEstablishment with an encrypted DeviceRequest.
-        let readerEphemeral = try EphemeralPrivateKey.generate(random: random)
-        let readerKeyBytes = try EncodedCBOR<CBOR>(encoding: readerEphemeral.publicCOSEKey.cbor)
-        let readerTranscript = SessionTranscript(
-            deviceEngagementBytes: scanned.bytes, eReaderKeyBytes: readerKeyBytes.bytes, handover: .qr)
-        let readerSession = try SessionEncryption(
-            role: .mdocReader, privateKey: readerEphemeral, peerPublicKey: scanned.engagement.security.eDeviceKey(),
-            sessionTranscript: readerTranscript)
-        let items = ItemsRequest(
-            docType: MDL.docType,
-            nameSpaces: [MDL.namespace: ["family_name": false, "given_name": false, "age_over_21": false, "portrait": false]])
-        let request = DeviceRequest(docRequests: [DocRequest(itemsRequest: try EncodedCBOR(encoding: items))])
-        let establishment = try SessionEstablishment(eReaderKey: readerKeyBytes, data: readerSession.encrypt(request.encoded()))
-        let wireEstablishment = try establishment.encoded()
-        print("reader → holder: SessionEstablishment, \(wireEstablishment.count) bytes")
-
-        // Holder: decrypts, asks for consent (here: everything but the portrait), answers.
-        let received = try SessionEstablishment(bytes: wireEstablishment)
-        let holderTranscript = SessionTranscript(
-            deviceEngagementBytes: engagement.bytes, eReaderKeyBytes: received.eReaderKey.bytes, handover: .qr)
-        let holderSession = try SessionEncryption(
-            role: .mdoc, privateKey: deviceEphemeral, peerPublicKey: COSEKey(cbor: received.eReaderKey.value),
-            sessionTranscript: holderTranscript)
-        let holderRequest = try DeviceRequest(bytes: holderSession.decrypt(received.data))
+        print("issued: \(MDL.docType) with \(SampleMDL.claims.count) elements")
         let credential = StoredCredential(docType: MDL.docType, issuerSigned: issued, deviceKey: deviceKey)
-        let consent: [String: [String: Set<String>]] = [MDL.docType: [MDL.namespace: ["family_name", "given_name", "age_over_21"]]]
-        let response = try await DeviceResponseGenerator.generate(
-            request: holderRequest, credentials: [credential], selection: consent, sessionTranscript: holderTranscript)
-        let sessionData = try SessionData(data: holderSession.encrypt(response.encoded())).encoded()
-        print("holder → reader: SessionData, \(sessionData.count) bytes (portrait withheld)")
 
-        // Reader: decrypts and verifies against the IACA.
-        let reply = try SessionData(bytes: sessionData)
-        guard let ciphertext = reply.data else { throw UserFacingError("holder ended the session") }
-        let decrypted = try DeviceResponse(bytes: readerSession.decrypt(ciphertext))
-        let outcome = await MDocVerifier(trustAnchors: iaca.trustAnchors).verify(
-            decrypted, request: request, sessionTranscript: readerTranscript, at: now)
-        for document in outcome.documents {
+        let air = SimulatedAir(configuration: SimulatedAirConfiguration(attMTU: 185))
+        let (mdocRadio, readerRadio) = air.makeTransportPair()
+        let gate = LoopbackRadioGate(directory: FileManager.default.temporaryDirectory)
+        let holder = HolderOrchestrator(gate: gate, crypto: MDocCryptoService(random: random), bluetooth: mdocRadio)
+        let camera = InProcessCamera()
+        let request = VerificationRequest.custom(["family_name", "given_name", "age_over_21", "portrait"])
+        let verifier = VerifierOrchestrator(
+            gate: gate, camera: camera, bluetooth: readerRadio, crypto: ReaderCrypto(random: random),
+            configuration: .init(trustAnchors: iaca.trustAnchors, clock: FixedClock(now)))
+
+        let holderScreens = Task {
+            for await state in holder.states {
+                print("holder state: \(state.phase.rawValue)")
+                switch state {
+                case .presentingEngagement:
+                    guard let engagement = await holder.currentEngagement else { break }
+                    print("holder shows the QR code (version \(engagement.qrCode.version)):")
+                    print(engagement.qrCode.terminalString())
+                    print("\(engagement.uri.prefix(48))… (\(engagement.uri.count) characters)")
+                    camera.show(engagement.uri)
+                case .requestReceived:
+                    guard let received = await holder.pendingRequest else { break }
+                    let asked = received.available.values.flatMap { $0.values.flatMap(\.keys) }.sorted()
+                    print("holder: the reader asks for \(asked.joined(separator: ", "))")
+                    var consent = received.allAvailable
+                    consent[MDL.docType]?[MDL.namespace]?.remove("portrait")
+                    print("holder: user allows all but the portrait")
+                    await holder.userDidConsent(consent)
+                default: break
+                }
+                if state.isTerminal { break }
+            }
+        }
+        try await holder.startPresentation(credential)
+        try await verifier.startVerification(request)
+        let final = await verifier.waitForCompletion()
+        await holderScreens.value
+        guard case .success(let response) = final else {
+            throw UserFacingError("mdoc verification: INVALID (\(String(describing: final?.error)))")
+        }
+        for document in response.documents {
             for (element, value) in (document.issuerSignedElements[MDL.namespace] ?? [:]).sorted(by: { $0.key < $1.key }) {
                 print("  \(element) = \(value.diagnostic())")
             }
         }
-        for error in outcome.allErrors where error.isCompletenessFailure { print("  not returned: \(error)") }
-        guard outcome.isAuthentic else {
-            for error in outcome.allErrors { print("  error: [\(error.code)] \(error)") }
-            throw UserFacingError("mdoc verification: INVALID")
-        }
+        for error in response.notReturned { print("  not returned: \(error)") }
+        print("messages: SessionEstablishment \(response.requestBytes) bytes, SessionData \(response.responseBytes) bytes")
         print("mdoc verification: authentic (issuer signature, DS chain to the IACA, digests, validity, device signature)")
     }
-
-    static var sampleClaims: [String: CBOR] { SampleMDL.claims }
 }

@@ -15,18 +15,6 @@ final class TestGate: PrerequisiteGate {
     func resolve(_ capability: Capability) async { _ = missingNow.withLock { $0.remove(capability) } }
 }
 
-/// The reader's "camera": the holder's engagement URI is handed over when the holder shows it.
-final class HandoffCamera: CameraService {
-    private let stream: AsyncStream<String>
-    private let continuation: AsyncStream<String>.Continuation
-    init() { (stream, continuation) = AsyncStream.makeStream() }
-    func show(_ uri: String) { continuation.yield(uri) }
-    func scan() async throws(VerifierKit.SessionError) -> String {
-        for await uri in stream { return uri }
-        throw .camera("closed")
-    }
-}
-
 /// What the holder's user does at the consent screen.
 enum UserAction: Sendable {
     case allowAll
@@ -44,7 +32,7 @@ struct Harness {
     let readerTransport: BLETransport
     let holder: HolderOrchestrator
     let verifier: VerifierOrchestrator
-    let camera = HandoffCamera()
+    let camera = InProcessCamera()
 
     init(
         fixtures: ProximityFixtures, air: SimulatedAirConfiguration = SimulatedAirConfiguration(),
