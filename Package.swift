@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TesseraCBOR", targets: ["TesseraCBOR"]),
         .library(name: "TesseraCOSE", targets: ["TesseraCOSE"]),
         .library(name: "TesseraTrust", targets: ["TesseraTrust"]),
+        .library(name: "TesseraQR", targets: ["TesseraQR"]),
         .library(name: "MDoc", targets: ["MDoc"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
@@ -42,6 +43,7 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        .target(name: "TesseraQR", exclude: ["README.md"]),
         // Layer 1: formats.
         .target(
             name: "MDoc",
@@ -115,6 +117,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TesseraQRTests",
+            dependencies: ["TesseraQR", "TesseraTestSupport", "TesseraCore"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
