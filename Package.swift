@@ -10,8 +10,8 @@ let package = Package(
         .library(name: "TesseraCBOR", targets: ["TesseraCBOR"]),
         .library(name: "TesseraCOSE", targets: ["TesseraCOSE"]),
         .library(name: "TesseraTrust", targets: ["TesseraTrust"]),
-        .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "TesseraQR", targets: ["TesseraQR"]),
+        .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "ProximityTransport", targets: ["ProximityTransport"]),
         .library(name: "HolderKit", targets: ["HolderKit"]),
         .library(name: "VerifierKit", targets: ["VerifierKit"]),
@@ -46,6 +46,7 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        .target(name: "TesseraQR", exclude: ["README.md"]),
         // Layer 1: formats.
         .target(
             name: "MDoc",
@@ -59,7 +60,6 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "TesseraQR", exclude: ["README.md"]),
         .target(name: "ProximityTransport", exclude: ["README.md"]),
         // Layer 2: orchestration (one long-lived orchestrator, single-use sessions).
         .target(
@@ -159,6 +159,11 @@ let package = Package(
         .testTarget(
             name: "ProximityTransportTests",
             dependencies: ["ProximityTransport", "TesseraTestSupport"]
+        ),
+        .testTarget(
+            name: "TesseraQRTests",
+            dependencies: ["TesseraQR", "TesseraTestSupport", "TesseraCore"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "TesseraCLITests",
