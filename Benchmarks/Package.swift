@@ -44,6 +44,24 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
         ),
+        .executableTarget(
+            name: "ProximityBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HolderKit", package: "Tessera"),
+                .product(name: "VerifierKit", package: "Tessera"),
+                .product(name: "ProximityTransport", package: "Tessera"),
+                .product(name: "MDoc", package: "Tessera"),
+                .product(name: "TesseraCBOR", package: "Tessera"),
+                .product(name: "TesseraCore", package: "Tessera"),
+                .product(name: "TesseraTrust", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "ProximityBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

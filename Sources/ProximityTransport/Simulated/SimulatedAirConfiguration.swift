@@ -9,6 +9,9 @@ public struct SimulatedAirConfiguration: Sendable, Hashable {
     public var throughput: Int?
     /// Time each Write Command / Notification takes on top of the throughput (connection interval share).
     public var writeLatency: Duration
+    /// BLE connection interval: a PDU sent while the link is idle waits for the next connection event;
+    /// `nil`: PDUs go at once.
+    public var connectionInterval: Duration?
     /// Time from a central finding the service to the link being usable (connect, MTU exchange, discovery).
     public var connectionLatency: Duration
     /// How long `connect` scans when the transport does not say.
@@ -16,12 +19,13 @@ public struct SimulatedAirConfiguration: Sendable, Hashable {
     public var faults: SimulatedFaults
 
     public init(
-        attMTU: Int = 185, throughput: Int? = nil, writeLatency: Duration = .zero,
+        attMTU: Int = 185, throughput: Int? = nil, writeLatency: Duration = .zero, connectionInterval: Duration? = nil,
         connectionLatency: Duration = .zero, scanTimeout: Duration = .seconds(1), faults: SimulatedFaults = .none
     ) {
         self.attMTU = attMTU
         self.throughput = throughput
         self.writeLatency = writeLatency
+        self.connectionInterval = connectionInterval
         self.connectionLatency = connectionLatency
         self.scanTimeout = scanTimeout
         self.faults = faults

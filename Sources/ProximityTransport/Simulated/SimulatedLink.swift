@@ -20,6 +20,8 @@ final class SimulatedLink: Sendable {
         var stalled = false
         /// When the air is free again (timing is serialised per link, both directions sharing it).
         var airFreeAt: ContinuousClock.Instant?
+        /// The first connection event; later events follow every `connectionInterval`.
+        var anchor = ContinuousClock.now
     }
 
     /// Characteristics whose values are protocol chunks (what faults count): Client2Server and Server2Client of
@@ -74,10 +76,11 @@ final class SimulatedLink: Sendable {
     /// Waits for the PDU's air time; cancellation throws `.closed` (the PDU is lost).
     private func occupyAir(valueLength: Int) async throws(TransportError) {
         let cost = configuration.cost(valueLength: valueLength)
-        guard cost > .zero else { return }
+        guard cost > .zero || configuration.connectionInterval != nil else { return }
         let clock = ContinuousClock()
         let deadline = state.withLock { state -> ContinuousClock.Instant in
-            let start = max(clock.now, state.airFreeAt ?? clock.now)
+            let start = Self.transmissionStart(
+                now: clock.now, airFreeAt: state.airFreeAt, anchor: state.anchor, connectionInterval: configuration.connectionInterval)
             state.airFreeAt = start + cost
             return start + cost
         }
@@ -86,6 +89,19 @@ final class SimulatedLink: Sendable {
         } catch {
             throw .closed
         }
+    }
+
+    /// When a PDU queued at `now` goes on air: right after the PDU before it while the link is busy (PDUs queued
+    /// behind a busy link share its connection event); otherwise at the next connection event, which fall every
+    /// `connectionInterval` from `anchor` (Bluetooth Core Vol 6 Part B §4.5.1). No interval: at once.
+    static func transmissionStart(
+        now: ContinuousClock.Instant, airFreeAt: ContinuousClock.Instant?, anchor: ContinuousClock.Instant,
+        connectionInterval: Duration?
+    ) -> ContinuousClock.Instant {
+        if let airFreeAt, airFreeAt >= now { return airFreeAt }
+        guard let interval = connectionInterval, interval > .zero, now > anchor else { return now }
+        let events = ((now - anchor) / interval).rounded(.up)
+        return anchor + interval * events
     }
 
     /// Client → server Write Command.

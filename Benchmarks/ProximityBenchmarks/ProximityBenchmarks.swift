@@ -1,0 +1,163 @@
+// ISO 18013-5 proximity presentation end to end over the simulated BLE radio, next to its floor.
+//
+//   cd Benchmarks && swift package benchmark --target ProximityBenchmarks
+//
+// presentation MTU n: HolderOrchestrator and VerifierOrchestrator, each with its own BLETransport on one
+//   SimulatedAir set to realistic BLE: ATT_MTU n (185, 517), 2 Mbit/s PHY, 7.5 ms connection interval. One
+//   iteration = QR engagement → connect → SessionEstablishment (request for 6 mDL elements) → consent →
+//   DeviceResponse (DeviceSignature) → verification against the IACA. No ReaderAuth.
+// crypto floor: the primitive operations of that presentation on the same sizes — ECDH ×2, SHA-256 of the
+//   SessionTranscript ×2, HKDF ×4, AES-GCM seal + open of the request and of the response, ECDSA sign
+//   (DeviceSignature), ECDSA verify ×3 (DS certificate, issuerAuth, DeviceSignature), SHA-256 of the 6 items.
+// The floor of a presentation is that crypto floor plus bytes on air ÷ 2 Mbit/s (printed by the air-time
+// benchmark's counters: bytes on air per presentation and chunk overhead).
+
+import Benchmark
+import Crypto
+import Foundation
+import HolderKit
+import MDoc
+import ProximityTransport
+import TesseraCBOR
+import TesseraCore
+import TesseraTrust
+import VerifierKit
+
+private func must<T>(_ label: String, _ body: () throws -> T) -> T {
+    do { return try body() } catch { fatalError("ProximityBenchmarks: \(label): \(error)") }
+}
+
+private struct OpenGate: PrerequisiteGate {
+    func missing(_ required: Set<Capability>) async -> Set<Capability> { [] }
+    func resolve(_ capability: Capability) async {}
+}
+
+private let now = Date(timeIntervalSince1970: 1_767_225_600)
+private let request = VerificationRequest.custom(["family_name", "given_name", "birth_date", "age_over_21", "document_number", "portrait"])
+
+private struct Setup: Sendable {
+    let anchors: TrustAnchors
+    let credential: StoredCredential
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        let iaca = must("IACA") {
+            try IACAIssuer.create(
+                IACARootRequest(country: "US", commonName: "Bench IACA", issuerAlternativeName: .rfc822Name("b@example.com")),
+                now: now.addingTimeInterval(-86_400), random: &generator)
+        }
+        let ds = must("DS") { try iaca.issueDocumentSigner(DocumentSignerRequest(commonName: "Bench DS"), now: now.addingTimeInterval(-86_400), random: &generator) }
+        guard case .p256(let dsKey) = ds.privateKey else { fatalError("DS key") }
+        let deviceKey = SoftwareDeviceKey(P256.Signing.PrivateKey())
+        let claims: [String: CBOR] = [
+            "family_name": "Doe", "given_name": "Jane", "birth_date": .tagged(CBORTag.fullDate, "1990-05-17"),
+            "age_over_21": true, "document_number": "D1234567", "portrait": .bytes(Data(repeating: 0xab, count: 4_000)),
+        ]
+        let issued = must("issue") {
+            try MDocIssuer(
+                documentSignerKey: .p256(dsKey), certificateChain: [try ds.derEncoded()], clock: FixedClock(now.addingTimeInterval(-60)),
+                random: SystemRandomSource()
+            ).issue(docType: MDL.docType, nameSpaces: [MDL.namespace: claims], deviceKey: deviceKey.publicKey, validUntil: now.addingTimeInterval(86_400))
+        }
+        anchors = iaca.trustAnchors
+        credential = StoredCredential(docType: MDL.docType, issuerSigned: issued, deviceKey: deviceKey)
+    }
+}
+
+/// One presentation; returns the verified response (message sizes) or stops the benchmark.
+private func present(_ setup: Setup, air configuration: SimulatedAirConfiguration) async -> VerifiedResponse {
+    let air = SimulatedAir(configuration: configuration)
+    let (mdoc, reader) = air.makeTransportPair()
+    let holder = HolderOrchestrator(gate: OpenGate(), crypto: MDocCryptoService(), bluetooth: mdoc)
+    let camera = InProcessCamera()
+    let verifier = VerifierOrchestrator(
+        gate: OpenGate(), camera: camera, bluetooth: reader, crypto: ReaderCrypto(),
+        configuration: .init(trustAnchors: setup.anchors, clock: FixedClock(now)))
+    let screens = Task {
+        for await state in holder.states {
+            if state.phase == .presentingEngagement, let uri = await holder.currentEngagement?.uri { camera.show(uri) }
+            if state.phase == .requestReceived, let received = await holder.pendingRequest {
+                await holder.userDidConsent(received.allAvailable)
+            }
+            if state.isTerminal { break }
+        }
+    }
+    do {
+        try await holder.startPresentation(setup.credential)
+        try await verifier.startVerification(request)
+    } catch {
+        fatalError("ProximityBenchmarks: start: \(error)")
+    }
+    let final = await verifier.waitForCompletion()
+    await screens.value
+    guard case .success(let response) = final else { fatalError("ProximityBenchmarks: presentation \(String(describing: final))") }
+    return response
+}
+
+private func realisticBLE(attMTU: Int) -> SimulatedAirConfiguration {
+    SimulatedAirConfiguration(attMTU: attMTU, throughput: 2_000_000, connectionInterval: .microseconds(7_500))
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds, warmupIterations: 2,
+        maxDuration: .seconds(10), maxIterations: 200)
+    let setup = Setup()
+
+    for attMTU in [185, 517] {
+        Benchmark("presentation MTU \(attMTU)", configuration: configuration) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(await present(setup, air: realisticBLE(attMTU: attMTU)))
+            }
+        }
+        // Air time alone: the bytes of the same presentation on the same air, no crypto, one message each way.
+        Benchmark(
+            "air time MTU \(attMTU)",
+            configuration: .init(
+                metrics: [.wallClock, .custom("bytes on air"), .custom("chunk overhead bytes")], timeUnits: .milliseconds,
+                warmupIterations: 1, maxDuration: .seconds(5), maxIterations: 50)
+        ) { benchmark in
+            let sample = await present(setup, air: SimulatedAirConfiguration(attMTU: attMTU))
+            let onAir = must("bytes on air") {
+                try TransportStatistics.bytesOnAir(messageLength: sample.requestBytes, attMTU: attMTU)
+                    + TransportStatistics.bytesOnAir(messageLength: sample.responseBytes, attMTU: attMTU)
+            }
+            benchmark.measurement(.custom("bytes on air"), onAir)
+            benchmark.measurement(.custom("chunk overhead bytes"), onAir - sample.requestBytes - sample.responseBytes)
+            for _ in benchmark.scaledIterations {
+                // bytes on air ÷ 2 Mbit/s, as the floor defines it.
+                try? await Task.sleep(for: .nanoseconds(Int64(onAir) * 8 * 1_000_000_000 / 2_000_000))
+            }
+        }
+    }
+
+    Benchmark("crypto floor", configuration: .init(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 10, maxDuration: .seconds(5), maxIterations: 2_000)) { benchmark in
+        let holderKey = P256.KeyAgreement.PrivateKey()
+        let readerKey = P256.KeyAgreement.PrivateKey()
+        let transcript = Data(repeating: 0x5a, count: 160)
+        let requestPlain = Data(repeating: 1, count: 180)
+        let responsePlain = Data(repeating: 2, count: 5_400)
+        let deviceKey = P256.Signing.PrivateKey()
+        let issuerKey = P256.Signing.PrivateKey()
+        let mso = Data(repeating: 3, count: 700)
+        let msoSignature = must("sign") { try issuerKey.signature(for: mso) }
+        let tbs = Data(repeating: 4, count: 400)
+        let tbsSignature = must("sign") { try issuerKey.signature(for: tbs) }
+        let items = (0..<6).map { Data(repeating: UInt8($0), count: $0 == 5 ? 4_060 : 60) }
+        for _ in benchmark.scaledIterations {
+            for (mine, theirs) in [(holderKey, readerKey.publicKey), (readerKey, holderKey.publicKey)] {
+                let secret = must("ecdh") { try mine.sharedSecretFromKeyAgreement(with: theirs) }
+                let salt = Data(SHA256.hash(data: transcript))
+                let skA = secret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKReader".utf8), outputByteCount: 32)
+                let skB = secret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKDevice".utf8), outputByteCount: 32)
+                blackHole(must("gcm") { try AES.GCM.open(AES.GCM.seal(requestPlain, using: skA), using: skA) })
+                blackHole(must("gcm") { try AES.GCM.open(AES.GCM.seal(responsePlain, using: skB), using: skB) })
+            }
+            let deviceSignature = must("sign") { try deviceKey.signature(for: tbs) }
+            blackHole(deviceKey.publicKey.isValidSignature(deviceSignature, for: tbs))
+            blackHole(issuerKey.publicKey.isValidSignature(msoSignature, for: mso))
+            blackHole(issuerKey.publicKey.isValidSignature(tbsSignature, for: tbs))
+            for item in items { blackHole(SHA256.hash(data: item)) }
+        }
+    }
+}
