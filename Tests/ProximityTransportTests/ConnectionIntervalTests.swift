@@ -22,6 +22,10 @@ import Testing
         let start = SimulatedLink.transmissionStart(
             now: anchor + .milliseconds(8), airFreeAt: busyUntil, anchor: anchor, connectionInterval: interval)
         #expect(start == busyUntil)
+        // Queued just after the previous PDU ended: still the same connection event.
+        let late = anchor + .microseconds(9_300)
+        #expect(
+            SimulatedLink.transmissionStart(now: late, airFreeAt: busyUntil, anchor: anchor, connectionInterval: interval) == late)
     }
 
     @Test func onAnEventBoundaryOrWithoutAnIntervalItGoesAtOnce() {

@@ -91,6 +91,11 @@ final class SimulatedLink: Sendable {
         }
     }
 
+    /// How late after the previous PDU the next one may be queued and still go in the same connection event: the
+    /// 150 µs inter-frame space plus what a controller's transmit buffer absorbs of the host's scheduling delay
+    /// (a real sender queues several Write Commands at once; this simulation hands them over one by one).
+    static let eventContinuation = Duration.milliseconds(1)
+
     /// When a PDU queued at `now` goes on air: right after the PDU before it while the link is busy (PDUs queued
     /// behind a busy link share its connection event); otherwise at the next connection event, which fall every
     /// `connectionInterval` from `anchor` (Bluetooth Core Vol 6 Part B §4.5.1). No interval: at once.
@@ -98,7 +103,7 @@ final class SimulatedLink: Sendable {
         now: ContinuousClock.Instant, airFreeAt: ContinuousClock.Instant?, anchor: ContinuousClock.Instant,
         connectionInterval: Duration?
     ) -> ContinuousClock.Instant {
-        if let airFreeAt, airFreeAt >= now { return airFreeAt }
+        if let airFreeAt, airFreeAt + eventContinuation >= now { return max(airFreeAt, now) }
         guard let interval = connectionInterval, interval > .zero, now > anchor else { return now }
         let events = ((now - anchor) / interval).rounded(.up)
         return anchor + interval * events
