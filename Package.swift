@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TesseraCBOR", targets: ["TesseraCBOR"]),
         .library(name: "TesseraCOSE", targets: ["TesseraCOSE"]),
         .library(name: "TesseraTrust", targets: ["TesseraTrust"]),
+        .library(name: "TesseraJOSE", targets: ["TesseraJOSE"]),
         .library(name: "MDoc", targets: ["MDoc"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
@@ -39,6 +40,17 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            exclude: ["README.md"]
+        ),
+        .target(
+            name: "TesseraJOSE",
+            dependencies: [
+                "TesseraCore",
+                "TesseraTrust",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["README.md"]
         ),
@@ -100,6 +112,20 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TesseraJOSETests",
+            dependencies: [
+                "TesseraTestSupport",
+                "TesseraJOSE",
+                "TesseraTrust",
+                "TesseraCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.copy("Fixtures")]
         ),
