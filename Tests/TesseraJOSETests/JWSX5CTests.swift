@@ -75,6 +75,10 @@ struct JWSX5CTests {
         let one = try pki.leaf.derEncoded().base64EncodedString()
         let jws = try pki.signed(x5c: .array(Array(repeating: .string(one), count: 11)))
         #expect(joseError { _ = try jws.x5cCertificates() } == .invalidX5C("11 certificates, at most 10 accepted"))
+        // The limit the JWS was parsed with applies.
+        let strict = JOSELimits(maxCompactLength: 1 << 20, json: .default, maxX5CCertificates: 1)
+        let two = try CompactJWS(parsing: try pki.signed(x5c: try pki.x5c()).compact, limits: strict)
+        #expect(joseError { _ = try two.x5cCertificates() } == .invalidX5C("2 certificates, at most 1 accepted"))
     }
 
     @Test("a chain to another root") func untrusted() async throws {

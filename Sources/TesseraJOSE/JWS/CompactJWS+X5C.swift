@@ -4,8 +4,9 @@ import X509
 
 extension CompactJWS {
     /// The `x5c` header (RFC 7515 §4.1.6) as DER certificates, leaf first: a non-empty JSON array of standard
-    /// base64 (not base64url) DER strings, at most `limits.maxX5CCertificates`.
-    public func x5cCertificates(limits: JOSELimits = .default) throws(JOSEError) -> [Data] {
+    /// base64 (not base64url) DER strings, at most `JOSELimits.maxX5CCertificates` (of the limits it was parsed
+    /// with).
+    public func x5cCertificates() throws(JOSEError) -> [Data] {
         guard let value = header["x5c"] else { throw .invalidX5C("no x5c header") }
         guard let entries = value.arrayValue else { throw .invalidX5C("not an array") }
         guard !entries.isEmpty else { throw .invalidX5C("empty array") }

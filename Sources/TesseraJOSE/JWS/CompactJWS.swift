@@ -20,8 +20,8 @@ public struct CompactJWS: Sendable {
     private let signingInputEnd: String.Index
     /// End of the header segment (the first dot) in `compact`.
     private let headerEnd: String.Index
-    /// The JSON limits used for `payloadJSON()`.
-    private let jsonLimits: JSONLimits
+    /// The limits the JWS was parsed with, applied again by `payloadJSON()` and `x5cCertificates()`.
+    let limits: JOSELimits
 
     /// Header parameters defined by RFC 7515 §4.1, RFC 7516 §4.1 and RFC 7518 §4.6–4.8: `crit` must not list
     /// them (RFC 7515 §4.1.11).
@@ -65,7 +65,7 @@ public struct CompactJWS: Sendable {
         self.signature = try CompactSegments.decode(signatureSegment)
         self.signingInputEnd = signingInputEnd
         self.headerEnd = headerEnd
-        self.jsonLimits = limits.json
+        self.limits = limits
     }
 
     init(
@@ -79,7 +79,7 @@ public struct CompactJWS: Sendable {
         self.signature = signature
         self.headerEnd = headerEnd
         self.signingInputEnd = signingInputEnd
-        self.jsonLimits = JOSELimits.default.json
+        self.limits = .default
     }
 
     /// Exactly `<b64 header>.<b64 payload>` as received: what the signature covers.
@@ -107,7 +107,7 @@ public struct CompactJWS: Sendable {
     public func payloadJSON() throws(JOSEError) -> JSONObject {
         let value: JSONValue
         do {
-            value = try JSONValue.parse(payload, limits: jsonLimits)
+            value = try JSONValue.parse(payload, limits: limits.json)
         } catch {
             throw .invalidPayload(error)
         }
