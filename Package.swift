@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TesseraCOSE", targets: ["TesseraCOSE"]),
         .library(name: "TesseraTrust", targets: ["TesseraTrust"]),
         .library(name: "TesseraQR", targets: ["TesseraQR"]),
+        .library(name: "TesseraJOSE", targets: ["TesseraJOSE"]),
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "ProximityTransport", targets: ["ProximityTransport"]),
         .library(name: "HolderKit", targets: ["HolderKit"]),
@@ -47,6 +48,17 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(name: "TesseraQR", exclude: ["README.md"]),
+        .target(
+            name: "TesseraJOSE",
+            dependencies: [
+                "TesseraCore",
+                "TesseraTrust",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["README.md"]
+        ),
         // Layer 1: formats.
         .target(
             name: "MDoc",
@@ -129,6 +141,20 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TesseraJOSETests",
+            dependencies: [
+                "TesseraTestSupport",
+                "TesseraJOSE",
+                "TesseraTrust",
+                "TesseraCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.copy("Fixtures")]
         ),

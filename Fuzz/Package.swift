@@ -8,7 +8,8 @@ let package = Package(
     name: "TesseraFuzz",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "Tessera", path: "..")
+        .package(name: "Tessera", path: ".."),
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0"..<"5.0.0"),
     ],
     targets: [
         .executableTarget(
@@ -19,7 +20,17 @@ let package = Package(
             ],
             path: "mdoc",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
+        ),
+        .executableTarget(
+            name: "FuzzJOSE",
+            dependencies: [
+                .product(name: "TesseraJOSE", package: "Tessera"),
+                .product(name: "TesseraCore", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "jose",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

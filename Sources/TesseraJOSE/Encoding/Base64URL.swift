@@ -1,0 +1,90 @@
+import Foundation
+
+/// base64url without padding (RFC 7515 §2, RFC 4648 §5), strict on input.
+public enum Base64URL {
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Alphabet index of each byte, 0xFF for bytes outside the base64url alphabet.
+    private static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        return table
+    }()
+
+    /// The unpadded base64url text of `bytes`.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        let input = Array(bytes)
+        var out: [UInt8] = []
+        out.reserveCapacity((input.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= input.count {
+            let word = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            out.append(alphabet[Int(word >> 18 & 0x3F)])
+            out.append(alphabet[Int(word >> 12 & 0x3F)])
+            out.append(alphabet[Int(word >> 6 & 0x3F)])
+            out.append(alphabet[Int(word & 0x3F)])
+            index += 3
+        }
+        switch input.count - index {
+        case 1:
+            let word = UInt32(input[index]) << 16
+            out.append(alphabet[Int(word >> 18 & 0x3F)])
+            out.append(alphabet[Int(word >> 12 & 0x3F)])
+        case 2:
+            let word = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+            out.append(alphabet[Int(word >> 18 & 0x3F)])
+            out.append(alphabet[Int(word >> 12 & 0x3F)])
+            out.append(alphabet[Int(word >> 6 & 0x3F)])
+        default:
+            break
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes unpadded base64url. Strict: no padding, no `+` or `/`, no white space, a length that is not 1
+    /// modulo 4, and zero trailing bits (so each byte string has exactly one encoding; RFC 4648 §3.5).
+    public static func decode(_ text: some StringProtocol) throws(JOSEError) -> Data {
+        var copy = String(text)
+        let result = copy.withUTF8 { buffer in Result { () throws(JOSEError) -> Data in try decode(utf8: buffer) } }
+        return try result.get()
+    }
+
+    /// Decodes the base64url text in `buffer` (see `decode(_:)`).
+    static func decode(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(JOSEError) -> Data {
+        let count = buffer.count
+        guard count % 4 != 1 else { throw .invalidBase64URL }
+        var out = Data(count: count / 4 * 3 + max(0, count % 4 - 1))
+        let table = decodeTable
+        let failed: Bool = out.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) -> Bool in
+            var written = 0
+            var index = 0
+            while index + 4 <= count {
+                let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
+                let c = table[Int(buffer[index + 2])], d = table[Int(buffer[index + 3])]
+                if (a | b | c | d) & 0xC0 != 0 { return true }
+                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                raw[written] = UInt8(truncatingIfNeeded: word >> 16)
+                raw[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                raw[written + 2] = UInt8(truncatingIfNeeded: word)
+                written += 3
+                index += 4
+            }
+            switch count - index {
+            case 2:
+                let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
+                if (a | b) & 0xC0 != 0 || b & 0x0F != 0 { return true }
+                raw[written] = a << 2 | b >> 4
+            case 3:
+                let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])], c = table[Int(buffer[index + 2])]
+                if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 { return true }
+                raw[written] = a << 2 | b >> 4
+                raw[written + 1] = (b & 0x0F) << 4 | c >> 2
+            default:
+                break
+            }
+            return false
+        }
+        if failed { throw .invalidBase64URL }
+        return out
+    }
+}
