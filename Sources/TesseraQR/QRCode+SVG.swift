@@ -11,8 +11,13 @@ extension QRCode {
         let quiet = QRRenderLimits.quietZone(quietZone)
         let side = size + 2 * quiet
         let pixels = side * unit
-        var path = ""
-        path.reserveCapacity(size * size)
+        // The path is written as UTF-8 bytes with hand-formatted numbers: no string per run.
+        var path: [UInt8] = []
+        path.reserveCapacity(size * size * 2)
+        func append(_ value: Int) {
+            if value >= 10 { append(value / 10) }
+            path.append(UInt8(ascii: "0") + UInt8(value % 10))
+        }
         for y in 0..<size {
             var x = 0
             while x < size {
@@ -22,7 +27,15 @@ extension QRCode {
                 }
                 var run = 1
                 while isDark(x: x + run, y: y) { run += 1 }
-                path += "M\(x + quiet) \(y + quiet)h\(run)v1h-\(run)z"
+                path.append(UInt8(ascii: "M"))
+                append(x + quiet)
+                path.append(UInt8(ascii: " "))
+                append(y + quiet)
+                path.append(UInt8(ascii: "h"))
+                append(run)
+                path.append(contentsOf: "v1h-".utf8)
+                append(run)
+                path.append(UInt8(ascii: "z"))
                 x += run
             }
         }
@@ -30,7 +43,7 @@ extension QRCode {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(pixels)" height="\(pixels)" \
             viewBox="0 0 \(side) \(side)" shape-rendering="crispEdges">\
             <rect width="\(side)" height="\(side)" fill="#fff"/>\
-            <path fill="#000" d="\(path)"/></svg>
+            <path fill="#000" d="\(String(decoding: path, as: UTF8.self))"/></svg>
 
             """
     }

@@ -57,7 +57,9 @@ public struct QRCode: Sendable, Equatable {
             }
             chosen = smallest
         }
-        let dataCodewords = QRCodewords.dataCodewords(data, version: chosen, level: level)
+        // One contiguous copy, so the rest of the encoder is not generic over the caller's collection.
+        let bytes = [UInt8](data)
+        let dataCodewords = QRCodewords.dataCodewords(bytes, version: chosen, level: level)
         let codewords = QRCodewords.interleaved(data: dataCodewords, version: chosen, level: level)
         var matrix = QRMatrix(version: chosen)
         matrix.placeCodewords(codewords)
@@ -78,7 +80,7 @@ public struct QRCode: Sendable, Equatable {
 
     /// The penalty score of this symbol under §7.8.3 (N1 + N2 + N3 + N4), as used to choose the mask.
     public var maskPenalty: Int {
-        modules.withUnsafeBufferPointer { QRMask.penalty(of: $0, size: size) }
+        modules.withUnsafeBufferPointer { QRPenalty.score(of: $0, size: size) }
     }
 
     private init(version: Int, level: QRErrorCorrectionLevel, mask: Int, modules: [UInt8]) {
@@ -88,37 +90,15 @@ public struct QRCode: Sendable, Equatable {
         self.modules = modules
     }
 
-    /// §7.8: applies the forced mask, or tries all eight and keeps the first with the lowest penalty, with
-    /// the matching format information drawn (§7.9) since it counts towards the penalty.
+    /// §7.8: applies the forced mask, or the one with the lowest penalty (§7.8.3), then draws the matching
+    /// format information (§7.9).
     private static func masked(
         _ base: QRMatrix, level: QRErrorCorrectionLevel, forcedMask: Int?
     ) -> (modules: [UInt8], mask: Int) {
-        if let forcedMask {
-            var matrix = base
-            QRMask.apply(forcedMask, to: &matrix)
-            matrix.drawFormatInformation(BCHCode.formatInformation(level: level, mask: forcedMask))
-            return (matrix.modules, forcedMask)
-        }
-        var best = base
-        var bestMask = -1
-        var bestPenalty = Int.max
-        var candidate = base
-        for reference in QRMask.references {
-            if reference > 0 {
-                // Reset in place: no new grid per mask.
-                candidate.modules.withUnsafeMutableBufferPointer { target in
-                    base.modules.withUnsafeBufferPointer { source in _ = target.update(fromContentsOf: source) }
-                }
-            }
-            QRMask.apply(reference, to: &candidate)
-            candidate.drawFormatInformation(BCHCode.formatInformation(level: level, mask: reference))
-            let penalty = candidate.modules.withUnsafeBufferPointer { QRMask.penalty(of: $0, size: base.size) }
-            if penalty < bestPenalty {
-                bestPenalty = penalty
-                bestMask = reference
-                swap(&best, &candidate)
-            }
-        }
-        return (best.modules, bestMask)
+        let mask = forcedMask ?? QRMask.lowestPenalty(base, level: level)
+        var matrix = base
+        QRMask.apply(mask, to: &matrix)
+        matrix.drawFormatInformation(BCHCode.formatInformation(level: level, mask: mask))
+        return (matrix.modules, mask)
     }
 }

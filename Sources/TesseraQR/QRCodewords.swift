@@ -4,16 +4,14 @@ enum QRCodewords {
     /// §7.4.5 and §7.4.9–7.4.10: mode indicator 0100, character count indicator (8 or 16 bits), the bytes,
     /// a terminator of up to four 0 bits, 0 bits to the codeword boundary, then the pad codewords
     /// 11101100 and 00010001 in turn. The caller has checked that the bytes fit.
-    static func dataCodewords(
-        _ bytes: some Collection<UInt8>, version: Int, level: QRErrorCorrectionLevel
-    ) -> [UInt8] {
+    static func dataCodewords(_ bytes: [UInt8], version: Int, level: QRErrorCorrectionLevel) -> [UInt8] {
         let capacity = QRVersionTable.dataCodewords(version, level)
         var out = [UInt8](repeating: 0, count: capacity)
         var writer = BitWriter()
         out.withUnsafeMutableBufferPointer { buffer in
             writer.write(0b0100, bits: 4, into: buffer)
             writer.write(bytes.count, bits: QRVersionTable.byteCountBits(version), into: buffer)
-            for byte in bytes { writer.write(Int(byte), bits: 8, into: buffer) }
+            for byte in bytes { writer.writeByte(byte, into: buffer) }
             let capacityBits = capacity * 8
             writer.write(0, bits: min(4, capacityBits - writer.bitCount), into: buffer)
             writer.write(0, bits: (8 - writer.bitCount % 8) % 8, into: buffer)
@@ -77,6 +75,16 @@ enum QRCodewords {
 /// Writes bit fields, most significant bit first, into a zeroed byte buffer.
 struct BitWriter {
     private(set) var bitCount = 0
+
+    /// Eight bits at once: the high part completes the current codeword, the low part starts the next.
+    @inline(__always)
+    mutating func writeByte(_ byte: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let index = bitCount >> 3
+        let offset = UInt8(bitCount & 7)
+        buffer[index] |= byte >> offset
+        if offset != 0 { buffer[index + 1] |= byte << (8 - offset) }
+        bitCount += 8
+    }
 
     mutating func write(_ value: Int, bits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
         guard bits > 0 else { return }

@@ -79,17 +79,22 @@ struct QRMatrix {
     /// With `reserving`, also marks the modules as function modules (done once, when the grid is made).
     mutating func drawFormatInformation(_ bits: Int, reserving: Bool = false) {
         let n = size
-        func put(_ x: Int, _ y: Int, _ i: Int) {
+        Self.forEachFormatModule(size: n) { x, y, i in
             modules[y * n + x] = UInt8(bits >> i & 1)
             if reserving { isFunction[y * n + x] = 1 }
         }
-        for i in 0..<6 { put(8, i, i) }
-        put(8, 7, 6)
-        put(8, 8, 7)
-        put(7, 8, 8)
-        for i in 9..<15 { put(14 - i, 8, i) }
-        for i in 0..<8 { put(n - 1 - i, 8, i) }
-        for i in 8..<15 { put(8, n - 15 + i, i) }
+    }
+
+    /// Calls `body(x, y, i)` for each of the 30 format information modules, `i` the bit it carries.
+    @inline(__always)
+    static func forEachFormatModule(size n: Int, _ body: (Int, Int, Int) -> Void) {
+        for i in 0..<6 { body(8, i, i) }
+        body(8, 7, 6)
+        body(8, 8, 7)
+        body(7, 8, 8)
+        for i in 9..<15 { body(14 - i, 8, i) }
+        for i in 0..<8 { body(n - 1 - i, 8, i) }
+        for i in 8..<15 { body(8, n - 15 + i, i) }
     }
 
     /// §7.10, Figure 27: two 6×3 blocks of the 18 version bits, above the bottom-left finder and left of the

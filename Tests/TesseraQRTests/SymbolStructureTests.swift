@@ -1,4 +1,5 @@
 import Testing
+import TesseraCore
 
 @testable import TesseraQR
 
@@ -103,17 +104,75 @@ struct SymbolStructureTests {
         #expect(QRMask.inverts(7, i: 0, j: 0) && !QRMask.inverts(7, i: 1, j: 0))
     }
 
-    @Test("Penalty rules on small grids and lines")
+    @Test("Applying a mask inverts exactly the non-function modules Table 10 selects", arguments: 0...7)
+    func maskApplication(reference: Int) {
+        for version in [1, 7] {
+            let base = QRMatrix(version: version)
+            var masked = base
+            QRMask.apply(reference, to: &masked)
+            let n = base.size
+            for i in 0..<n {
+                for j in 0..<n {
+                    let k = i * n + j
+                    let flipped = base.isFunction[k] == 0 && QRMask.inverts(reference, i: i, j: j)
+                    #expect(masked.modules[k] == base.modules[k] ^ (flipped ? 1 : 0))
+                }
+            }
+        }
+    }
+
+    /// The packed mask lines used to pick the mask hold exactly Table 10 over the largest symbol.
+    @Test("Packed mask patterns match Table 10", arguments: 0...7)
+    func packedMaskPatterns(reference: Int) {
+        func bit(_ line: BitLine, _ p: Int) -> Bool {
+            let word = p < 64 ? line.w0 : p < 128 ? line.w1 : line.w2
+            return word >> UInt64(p % 64) & 1 == 1
+        }
+        var mismatches: [String] = []
+        for k in 0..<177 {
+            let row = QRMask.rowPatterns[reference * 12 + k % 12]
+            let column = QRMask.columnPatterns[reference * 6 + k % 6]
+            for p in 0..<177 {
+                if bit(row, p) != QRMask.inverts(reference, i: k, j: p) { mismatches.append("row \(k) column \(p)") }
+                if bit(column, p) != QRMask.inverts(reference, i: p, j: k) { mismatches.append("column \(k) row \(p)") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
+    /// Rows and columns count alike: a grid and its transpose score the same.
+    @Test("Penalty is symmetric under transposition")
+    func penaltyTranspose() throws {
+        let code = try QRCode.encode(Array("transpose me".utf8), level: .quartile, mask: 6)
+        let n = code.size
+        let grid = (0..<(n * n)).map { UInt8(code.isDark(x: $0 % n, y: $0 / n) ? 1 : 0) }
+        let transposed = (0..<(n * n)).map { UInt8(code.isDark(x: $0 / n, y: $0 % n) ? 1 : 0) }
+        let a = grid.withUnsafeBufferPointer { QRPenalty.score(of: $0, size: n) }
+        let b = transposed.withUnsafeBufferPointer { QRPenalty.score(of: $0, size: n) }
+        #expect(a == b)
+        #expect(a == code.maskPenalty)
+    }
+
+    static func packed(_ grid: [UInt8], _ n: Int) -> Int { grid.withUnsafeBufferPointer { QRPenalty.score(of: $0, size: n) } }
+
+    @Test("Penalty rules on small grids, packed and plain")
     func penaltyRules() {
         // 5×5 all light: N1 3 per row and column (30), N2 16 blocks (48), N4 0 % dark is 10 steps (100).
         let light = [UInt8](repeating: 0, count: 25)
-        #expect(light.withUnsafeBufferPointer { QRMask.penalty(of: $0, size: 5) } == 178)
+        #expect(Self.packed(light, 5) == 178)
+        #expect(ReferencePenalty.score(light, size: 5) == 178)
         // A 4×4 checkerboard: no runs, no blocks, 50 % dark.
         let checker: [UInt8] = (0..<16).map { UInt8(($0 / 4 + $0 % 4) % 2) }
-        #expect(checker.withUnsafeBufferPointer { QRMask.penalty(of: $0, size: 4) } == 0)
+        #expect(Self.packed(checker, 4) == 0)
 
+        // Single rows padded to square grids by light rows would add N1/N2/N4, so test lines directly.
+        let pairs = { (n: Int) in BitLine.first(n - 1) }
         func line(_ modules: [UInt8]) -> Int {
-            modules.withUnsafeBufferPointer { QRMask.linePenalty($0, start: 0, stride: 1, count: modules.count) }
+            var bits = BitLine()
+            for (p, c) in modules.enumerated() where c == 1 { bits.set(p) }
+            let packed = QRPenalty.line(bits, pairs: pairs(modules.count))
+            #expect(packed == ReferencePenalty.runs(modules) + ReferencePenalty.finderLike(modules), "\(modules)")
+            return packed
         }
         #expect(line([1, 0, 1, 1, 1, 0, 1]) == 40)  // light beyond both edges: one pattern, counted once
         #expect(line([0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0]) == 40)
@@ -121,5 +180,36 @@ struct SymbolStructureTests {
         #expect(line([1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1]) == 40)  // light after only
         #expect(line([1, 1, 1, 1, 1, 1, 0]) == 4)  // N1: a run of 6 scores 3 + 1
         #expect(line([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1]) == 3 + 5)
+        #expect(line([1, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 1]) == 80)  // two patterns share the gap
+        var long = [UInt8](repeating: 1, count: 177)  // version 40 width, across all three words
+        long[70] = 0
+        #expect(line(long) == (3 + 65) + (3 + 101))
+    }
+
+    @Test("Packed penalty equals the plain reading of Table 11 on random grids")
+    func penaltyAgainstReference() {
+        let random = SeededRandomSource(seed: 77)
+        for n in [21, 25, 45, 63, 64, 65, 66, 101, 127, 128, 129, 177] {
+            for density in [1, 2, 3] {  // sparse, even and dense grids
+                let grid = random.bytes(n * n).map { UInt8($0 % 4 < density ? 1 : 0) }
+                #expect(Self.packed(grid, n) == ReferencePenalty.score(grid, size: n), "size \(n), density \(density)")
+            }
+        }
+    }
+
+    @Test("Automatic mask agrees with the plain penalty of all eight symbols", arguments: [1, 6, 14, 27, 40])
+    func maskChoiceAgainstReference(version: Int) throws {
+        let capacity = try QRCode.byteCapacity(version: version, level: .medium)
+        let payload = [UInt8](SeededRandomSource(seed: UInt64(version)).bytes(capacity / 2))
+        let automatic = try QRCode.encode(payload, level: .medium, version: version)
+        var scores: [Int] = []
+        for mask in 0...7 {
+            let code = try QRCode.encode(payload, level: .medium, version: version, mask: mask)
+            let n = code.size
+            let grid = (0..<(n * n)).map { UInt8(code.isDark(x: $0 % n, y: $0 / n) ? 1 : 0) }
+            scores.append(ReferencePenalty.score(grid, size: n))
+            #expect(code.maskPenalty == scores[mask])
+        }
+        #expect(automatic.mask == scores.firstIndex(of: scores.min() ?? -1))
     }
 }
