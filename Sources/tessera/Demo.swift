@@ -56,5 +56,7 @@ struct Demo: AsyncParsableCommand {
         }
         print("")
         try await DemoSession.run()
+        print("")
+        try await DemoLoopback.run()
     }
 }

@@ -117,13 +117,19 @@ struct VerifierScan: AsyncParsableCommand {
                 }
             }
         }
-        for missing in response.notReturned { screen.show("  not returned: \(missing)") }
+        var withheld: [String] = []
+        for missing in response.notReturned {
+            if case .requestedElementMissing(_, let element) = missing { withheld.append(element) } else { screen.show("  not returned: \(missing)") }
+        }
+        if !withheld.isEmpty { screen.show("  not returned (the holder withheld them): \(withheld.joined(separator: ", "))") }
     }
 
     static func json(_ state: VerifierSessionState) -> [String: Any] {
         var out: [String: Any] = ["state": state.phase.rawValue]
         switch state {
-        case .failed(let error): out["error"] = "\(error)"
+        case .failed(let error):
+            out["error"] = "\(error)"
+            if case .verificationFailed(let errors) = error { out["errors"] = errors.map(\.code) }
         case .success(let response):
             out["documents"] = response.documents.map { document -> [String: Any] in
                 var flat: [String: Any] = [:]

@@ -86,7 +86,8 @@ import Testing
         let (_, verifier) = try present(
             consent: "all", request: "age_over_21", extraVerifier: ["--trust", other.appendingPathComponent("iaca.pem").path])
         #expect(verifier.status == 1)
-        #expect((try json(verifier.stdout)["error"] as? String)?.contains("documentSignerChainInvalid") == true)
+        let errors = try #require(try json(verifier.stdout)["errors"] as? [String])
+        #expect(errors.contains("document_signer_chain_invalid"))
     }
 
     @Test func anInvalidEngagementIsAFormatError() throws {
