@@ -128,6 +128,9 @@ public actor VerifierOrchestrator {
             let (response, holderEnded) = try crypto.openSessionData(reply, in: session)
             try session.setResponse(response)
             if holderEnded {
+                // The holder ended the session (status 20); it closes the link with the BLE End. Waiting for that
+                // instead of hanging up first lets its last write complete (§8.3.3.1.1.7).
+                _ = try? await handle.receive(timeout: .seconds(2))
                 handle.close()
             } else {
                 await terminate(session)

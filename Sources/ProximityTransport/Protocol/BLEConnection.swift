@@ -410,12 +410,12 @@ final class BLEConnection: Sendable {
             do throws(TransportError) {
                 // Cancelled halfway through a message: the peer's reassembly can't recover, so end the connection.
                 if Task.isCancelled { throw .closed }
+                // `transmit` refuses a chunk once the connection ended. After the last chunk went out the
+                // message is sent, even if the peer has already answered and ended the session meanwhile.
                 try await transmit(chunk, on: target)
-                try state.withLock { state throws(TransportError) in
+                state.withLock { state in
                     state.statistics.chunksSent += 1
                     state.statistics.bytesOnAirSent += chunk.count + ATT.headerLength
-                    if state.closedLocally { throw .closed }
-                    if let terminal = state.terminal { throw terminal }
                 }
             } catch {
                 throw fail(error)
