@@ -1,5 +1,5 @@
 #if canImport(CoreBluetooth)
-import CoreBluetooth
+@preconcurrency import CoreBluetooth
 import Foundation
 import Synchronization
 
