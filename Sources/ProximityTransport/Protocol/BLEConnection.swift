@@ -23,8 +23,10 @@ final class BLEConnection: Sendable {
         var reassembler: BLEReassembler?
         /// Server side: characteristics the central subscribed to.
         var subscribed: Set<UUID> = []
-        /// State start was written (§8.3.3.1.1.4): data may flow.
+        /// State start was written or is being written (§8.3.3.1.1.4): data from the peer is accepted.
         var started = false
+        /// State start is through: `waitForConnection()` returns and sends may go out.
+        var connected = false
         /// The first error that ended the connection.
         var terminal: TransportError?
         var closedLocally = false
@@ -159,6 +161,7 @@ final class BLEConnection: Sendable {
             try state.withLock { state throws(TransportError) in
                 if let terminal = state.terminal { throw terminal }
                 state.statistics.controlPDUsSent += 1
+                state.connected = true
                 state.connectionWaiters.resumeAll(with: .success(()))
             }
         } catch {
@@ -284,6 +287,7 @@ final class BLEConnection: Sendable {
                     &state, .protocolViolation("State start before subscribing to State and Server2Client"))
             }
             state.started = true
+            state.connected = true
             state.connectionWaiters.resumeAll(with: .success(()))
             // Transmission started: no second central, and no re-establishment (§8.3.3.1.1.8).
             var cleanup = Cleanup()
@@ -362,7 +366,7 @@ final class BLEConnection: Sendable {
         if Task.isCancelled { throw .closed }
         let id = try state.withLock { state throws(TransportError) -> UInt64? in
             if state.closedLocally { throw .closed }
-            if state.started { return nil }
+            if state.connected { return nil }
             if let terminal = state.terminal { throw terminal }
             return state.connectionWaiters.reserve()
         }
@@ -444,7 +448,7 @@ final class BLEConnection: Sendable {
 
     /// Session termination (§8.3.3.1.1.5): State End, then disconnect. Best effort; the handle is closed after.
     func sendEnd() async {
-        let connected = state.withLock { !$0.closedLocally && $0.terminal == nil && $0.started }
+        let connected = state.withLock { !$0.closedLocally && $0.terminal == nil && $0.connected }
         if connected {
             do throws(TransportError) {
                 try await transmit(Data([BLEStateValue.end.rawValue]), on: characteristics.state)

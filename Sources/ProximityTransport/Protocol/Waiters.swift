@@ -71,6 +71,14 @@ struct Waiters<Value: Sendable>: Sendable {
         return true
     }
 
+    /// Forgets a reserved id that will not suspend after all (a suspended waiter is left alone).
+    mutating func discard(_ id: UInt64) {
+        switch slots[id] {
+        case .reserved, .done: slots[id] = nil
+        case .waiting, nil: break
+        }
+    }
+
     /// Serves every waiter, including those that have not suspended yet.
     mutating func resumeAll(with result: Result<Value, TransportError>) {
         for (id, slot) in slots {
