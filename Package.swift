@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TesseraTrust", targets: ["TesseraTrust"]),
         .library(name: "TesseraJOSE", targets: ["TesseraJOSE"]),
         .library(name: "MDoc", targets: ["MDoc"]),
+        .library(name: "SDJWT", targets: ["SDJWT"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -67,6 +68,25 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // System zlib (RFC 1950/1951) for the Token Status List `lst` (draft-ietf-oauth-status-list §4.1).
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(
+            name: "SDJWT",
+            dependencies: [
+                "TesseraCore",
+                "TesseraJOSE",
+                "TesseraTrust",
+                "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["README.md"]
+        ),
         // The one CLI.
         .executableTarget(
             name: "tessera",
@@ -76,6 +96,8 @@ let package = Package(
                 "TesseraCOSE",
                 "TesseraTrust",
                 "MDoc",
+                "TesseraJOSE",
+                "SDJWT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -140,6 +162,20 @@ let package = Package(
                 "TesseraCOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "SDJWTTests",
+            dependencies: [
+                "TesseraTestSupport",
+                "SDJWT",
+                "TesseraJOSE",
+                "TesseraTrust",
+                "TesseraCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.copy("Fixtures")]
         ),
