@@ -7,15 +7,17 @@ import TesseraJOSE
 /// A path selects a claim; the presentation carries the minimal closure for it: the Disclosure of the claim itself
 /// (if it is selectively disclosable), the Disclosures of every ancestor on the way down (without them the verifier
 /// could not reach the claim's digest), and every Disclosure inside the selected value (disclosing an object or an
-/// array discloses all of it, as OpenID4VP §7 reads a path that ends at an object).
+/// array discloses all of it, as OpenID4VP §7 reads a path that ends at an object). With `includingNested: false`
+/// the selected claim's own nested selectively disclosable claims stay undisclosed (its value arrives with digests
+/// only), for holders that pick claims one level at a time.
 public enum SDJWTPresentation {
     /// The Disclosures needed to reveal the claims at `paths`, in the order they appear in `sdJWT`.
     /// Throws `claimNotFound` for a path that selects nothing.
     public static func disclosures(
-        of sdJWT: SDJWT, disclosing paths: [ClaimsPathPointer]
+        of sdJWT: SDJWT, disclosing paths: [ClaimsPathPointer], includingNested: Bool = true
     ) throws(SDJWTError) -> [Disclosure] {
         let algorithm = try sdJWT.hashAlgorithm()
-        var selector = Selector(disclosures: sdJWT.disclosures, algorithm: algorithm)
+        var selector = Selector(disclosures: sdJWT.disclosures, algorithm: algorithm, includingNested: includingNested)
         let root = JSONValue.object(sdJWT.payload)
         for path in paths {
             guard selector.select(root, path.components[...]) else { throw .claimNotFound(path) }
@@ -24,24 +26,30 @@ public enum SDJWTPresentation {
     }
 
     /// A presentation without Key Binding: `<Issuer-signed JWT>~<selected Disclosures>~`.
-    public static func present(_ sdJWT: SDJWT, disclosing paths: [ClaimsPathPointer]) throws(SDJWTError) -> String {
-        try presentation(sdJWT, disclosing: paths).compact
+    public static func present(
+        _ sdJWT: SDJWT, disclosing paths: [ClaimsPathPointer], includingNested: Bool = true
+    ) throws(SDJWTError) -> String {
+        try presentation(sdJWT, disclosing: paths, includingNested: includingNested).compact
     }
 
     /// An SD-JWT+KB (§4.3): the selected Disclosures and a KB-JWT (`typ: kb+jwt`; `iat` from the clock, `aud`,
     /// `nonce`, `sd_hash` over the presented `<JWT>~<D…>~` text exactly) signed with `holderKey`, which must be the
     /// key in the SD-JWT's `cnf`.
     public static func present(
-        _ sdJWT: SDJWT, disclosing paths: [ClaimsPathPointer], holderKey: JWSSigningKey, audience: String,
-        nonce: String, clock: any TesseraClock
+        _ sdJWT: SDJWT, disclosing paths: [ClaimsPathPointer], includingNested: Bool = true, holderKey: JWSSigningKey,
+        audience: String, nonce: String, clock: any TesseraClock
     ) throws(SDJWTError) -> String {
-        let presented = try presentation(sdJWT, disclosing: paths)
+        let presented = try presentation(sdJWT, disclosing: paths, includingNested: includingNested)
         return try keyBound(presented, holderKey: holderKey, audience: audience, nonce: nonce, clock: clock).compact
     }
 
     /// The presentation as an `SDJWT` (compact serialization, no KB-JWT).
-    public static func presentation(_ sdJWT: SDJWT, disclosing paths: [ClaimsPathPointer]) throws(SDJWTError) -> SDJWT {
-        try SDJWT(issuerSignedJWT: sdJWT.issuerSignedJWT, disclosures: disclosures(of: sdJWT, disclosing: paths))
+    public static func presentation(
+        _ sdJWT: SDJWT, disclosing paths: [ClaimsPathPointer], includingNested: Bool = true
+    ) throws(SDJWTError) -> SDJWT {
+        try SDJWT(
+            issuerSignedJWT: sdJWT.issuerSignedJWT,
+            disclosures: disclosures(of: sdJWT, disclosing: paths, includingNested: includingNested))
     }
 
     /// `presented` with a KB-JWT over its `sdHashInput` appended (§4.3).
@@ -76,13 +84,15 @@ public enum SDJWTPresentation {
     /// Walks the Issuer-signed payload with all of the holder's Disclosures.
     private struct Selector {
         let disclosures: [Disclosure]
+        let includingNested: Bool
         var indexByDigest: [String: Int] = [:]
         var selected: Set<Int> = []
         /// Guards against a Disclosure that (through a forged chain of digests) would contain itself.
         var visiting: Set<Int> = []
 
-        init(disclosures: [Disclosure], algorithm: SDHashAlgorithm) {
+        init(disclosures: [Disclosure], algorithm: SDHashAlgorithm, includingNested: Bool) {
             self.disclosures = disclosures
+            self.includingNested = includingNested
             for (index, disclosure) in disclosures.enumerated() {
                 let digest = disclosure.digest(algorithm)
                 if indexByDigest[digest] == nil { indexByDigest[digest] = index }
@@ -105,7 +115,7 @@ public enum SDJWTPresentation {
 
         mutating func select(_ value: JSONValue, _ path: ArraySlice<ClaimsPathPointer.Component>) -> Bool {
             guard let component = path.first else {
-                selectAll(value)
+                if includingNested { selectAll(value) }
                 return true
             }
             let rest = path.dropFirst()
