@@ -34,7 +34,8 @@ struct DisclosureProcessor {
     mutating func process(payload: JSONObject) -> JSONObject {
         var result = processObject(payload, depth: 0)
         result["_sd_alg"] = nil
-        for (index, wasReferenced) in referenced.enumerated() where !wasReferenced {
+        // Past the depth limit processing stopped, so the deeper Disclosures were never reached: not reported again.
+        for (index, wasReferenced) in referenced.enumerated() where !wasReferenced && !depthExceeded {
             errors.append(.unreferencedDisclosure(disclosures[index].digest(algorithm)))
         }
         return result
