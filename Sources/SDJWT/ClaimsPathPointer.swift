@@ -48,7 +48,8 @@ public struct ClaimsPathPointer: Sendable, Hashable, CustomStringConvertible {
 
     /// From the command-line form: components separated by `.`; a run of decimal digits is an index, `*` is every
     /// element, anything else a member name (`address.street_address`, `nationalities.0`, `nationalities.*`).
-    /// A name containing `.` or consisting only of digits cannot be written this way; use the JSON form.
+    /// A name containing `.` cannot be written this way; a name of digits only (`age_equal_or_over.18`) parses as an
+    /// index: `resolvingNumericKeys(in:)` turns it into a key where the claims have an object there.
     public init(parsing text: some StringProtocol) throws(SDJWTError) {
         guard !text.isEmpty else { throw .invalidClaimsPath("empty path") }
         var components: [Component] = []
@@ -64,6 +65,33 @@ public struct ClaimsPathPointer: Sendable, Hashable, CustomStringConvertible {
             }
         }
         try self.init(components)
+    }
+
+    /// This pointer with every `index(n)` that meets an object in `claims` read as the member name `"n"`, for
+    /// pointers written in the command-line form (where `18` in `age_equal_or_over.18` cannot say which it is).
+    public func resolvingNumericKeys(in claims: JSONValue) -> ClaimsPathPointer {
+        var resolved: [Component] = []
+        resolved.reserveCapacity(components.count)
+        var node: JSONValue? = claims
+        for component in components {
+            switch component {
+            case .index(let index):
+                if case .object(let object)? = node {
+                    resolved.append(.key(String(index)))
+                    node = object[String(index)]
+                } else {
+                    resolved.append(component)
+                    node = node?.arrayValue.flatMap { index < $0.count ? $0[index] : nil }
+                }
+            case .key(let key):
+                resolved.append(component)
+                node = node?[key]
+            case .allElements:
+                resolved.append(component)
+                node = node?.arrayValue?.first
+            }
+        }
+        return ClaimsPathPointer(unchecked: resolved)
     }
 
     /// The JSON form (OpenID4VP §7).
