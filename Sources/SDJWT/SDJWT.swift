@@ -36,6 +36,18 @@ public struct SDJWT: Sendable {
     /// `_sd_alg` of the payload (sha-256 when absent).
     public func hashAlgorithm() throws(SDJWTError) -> SDHashAlgorithm { try SDHashAlgorithm.of(payload: payload) }
 
+    /// The payload with all of this SD-JWT's Disclosures applied (§7.1 step 3, `_sd`, `_sd_alg` and undisclosed
+    /// array elements removed), without checking any signature or validity: for holders (what their credential
+    /// says) and for inspection. Never treat the result as verified; `SDJWTVerifier` does that. Throws the first
+    /// §7.1 rule the Disclosures break.
+    public func unverifiedClaims(limits: SDJWTLimits = .default) throws(SDJWTError) -> JSONObject {
+        var processor = DisclosureProcessor(
+            disclosures: disclosures, algorithm: try hashAlgorithm(), maxDepth: limits.maxDepth, checkVCClaims: false)
+        let claims = processor.process(payload: payload)
+        if let first = processor.errors.first { throw first }
+        return claims
+    }
+
     /// Parses the compact (`~`) form, or the JSON serialization (§8) when the text starts with `{`.
     public init(parsing text: some StringProtocol, limits: SDJWTLimits = .default) throws(SDJWTError) {
         let length = text.utf8.count
