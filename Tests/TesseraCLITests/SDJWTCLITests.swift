@@ -39,7 +39,7 @@ import Testing
         ] + extra)
         #expect(issued.status == 0, "\(issued.stderr)")
         let text = issued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(text.hasSuffix("~") && text.split(separator: "~").count == 11)  // JWT + 10 Disclosures
+        #expect(text.hasSuffix("~") && text.split(separator: "~").count == 10)  // JWT + 9 Disclosures
         return text
     }
 
@@ -116,7 +116,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let decoded = try json(r.stdout)
         #expect((decoded["header"] as? [String: Any])?["typ"] as? String == "dc+sd-jwt")
-        #expect((decoded["disclosures"] as? [Any])?.count == 10)
+        #expect((decoded["disclosures"] as? [Any])?.count == 9)
         let claims = try #require(decoded["claims"] as? [String: Any])
         #expect(claims["family_name"] as? String == "Mustermann")
         #expect((claims["nationalities"] as? [String]) == ["DE", "FR"])
