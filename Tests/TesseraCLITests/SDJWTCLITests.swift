@@ -138,4 +138,12 @@ import Testing
         #expect(garbage.status == 1)
         #expect((try json(garbage.stdout)["errors"] as? [[String: Any]])?.first?["code"] as? String == "malformedIssuerSignedJWT")
     }
+
+    @Test func demoIssuesPresentsAndVerifies() throws {
+        let r = try CLI.run(["sdjwt", "demo"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("issued: urn:eudi:pid:1"))
+        #expect(r.stdout.contains("status list entry 7: VALID"))
+        #expect(r.stdout.hasSuffix("sd-jwt vc verification: valid\n"))
+    }
 }
