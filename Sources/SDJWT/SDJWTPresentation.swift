@@ -20,7 +20,7 @@ public enum SDJWTPresentation {
         var selector = Selector(disclosures: sdJWT.disclosures, algorithm: algorithm, includingNested: includingNested)
         let root = JSONValue.object(sdJWT.payload)
         for path in paths {
-            guard selector.select(root, path.components[...]) else { throw .claimNotFound(path) }
+            guard selector.select(root, path.components[...], depth: 0) else { throw .claimNotFound(path) }
         }
         return sdJWT.disclosures.enumerated().filter { selector.selected.contains($0.offset) }.map(\.element)
     }
@@ -89,6 +89,8 @@ public enum SDJWTPresentation {
         var selected: Set<Int> = []
         /// Guards against a Disclosure that (through a forged chain of digests) would contain itself.
         var visiting: Set<Int> = []
+        /// Nesting (objects, arrays, Disclosure values) beyond this is not followed, as in verification.
+        let maxDepth = SDJWTLimits.default.maxDepth
 
         init(disclosures: [Disclosure], algorithm: SDHashAlgorithm, includingNested: Bool) {
             self.disclosures = disclosures
@@ -113,21 +115,22 @@ public enum SDJWTPresentation {
             return result
         }
 
-        mutating func select(_ value: JSONValue, _ path: ArraySlice<ClaimsPathPointer.Component>) -> Bool {
+        mutating func select(_ value: JSONValue, _ path: ArraySlice<ClaimsPathPointer.Component>, depth: Int) -> Bool {
+            guard depth <= maxDepth else { return false }
             guard let component = path.first else {
-                if includingNested { selectAll(value) }
+                if includingNested { selectAll(value, depth: depth) }
                 return true
             }
             let rest = path.dropFirst()
             switch component {
             case .key(let key):
                 guard case .object(let object) = value, key != "_sd" else { return false }
-                if let plain = object[key] { return select(plain, rest) }
+                if let plain = object[key] { return select(plain, rest, depth: depth + 1) }
                 for entry in object["_sd"]?.arrayValue ?? [] {
                     guard let digest = entry.stringValue, let index = indexByDigest[digest],
                         disclosures[index].claimName == key
                     else { continue }
-                    return enter(index, rest)
+                    return enter(index, rest, depth: depth + 1)
                 }
                 return false
             case .index(let position):
@@ -135,15 +138,19 @@ public enum SDJWTPresentation {
                 let elements = visibleElements(array)
                 guard position < elements.count else { return false }
                 let element = elements[position]
-                if let index = element.disclosure { return enter(index, rest) }
-                return select(element.value, rest)
+                if let index = element.disclosure { return enter(index, rest, depth: depth + 1) }
+                return select(element.value, rest, depth: depth + 1)
             case .allElements:
                 guard case .array(let array) = value else { return false }
                 let elements = visibleElements(array)
                 var found = elements.isEmpty
                 for element in elements {
                     let matched: Bool
-                    if let index = element.disclosure { matched = enter(index, rest) } else { matched = select(element.value, rest) }
+                    if let index = element.disclosure {
+                        matched = enter(index, rest, depth: depth + 1)
+                    } else {
+                        matched = select(element.value, rest, depth: depth + 1)
+                    }
                     found = found || matched
                 }
                 return found
@@ -151,29 +158,30 @@ public enum SDJWTPresentation {
         }
 
         /// Selects Disclosure `index` if the rest of the path is found inside its value.
-        private mutating func enter(_ index: Int, _ rest: ArraySlice<ClaimsPathPointer.Component>) -> Bool {
+        private mutating func enter(_ index: Int, _ rest: ArraySlice<ClaimsPathPointer.Component>, depth: Int) -> Bool {
             guard visiting.insert(index).inserted else { return false }
             defer { visiting.remove(index) }
-            guard select(disclosures[index].claimValue, rest) else { return false }
+            guard select(disclosures[index].claimValue, rest, depth: depth) else { return false }
             selected.insert(index)
             return true
         }
 
         /// Every Disclosure reachable inside `value`.
-        mutating func selectAll(_ value: JSONValue) {
+        mutating func selectAll(_ value: JSONValue, depth: Int) {
+            guard depth <= maxDepth else { return }
             switch value {
             case .object(let object):
-                for (key, member) in object where key != "_sd" { selectAll(member) }
+                for (key, member) in object where key != "_sd" { selectAll(member, depth: depth + 1) }
                 for entry in object["_sd"]?.arrayValue ?? [] {
                     guard let digest = entry.stringValue, let index = indexByDigest[digest] else { continue }
-                    include(index)
+                    include(index, depth: depth + 1)
                 }
             case .array(let array):
                 for element in array {
                     if case .object(let object) = element, object.count == 1, let digest = object["..."]?.stringValue {
-                        if let index = indexByDigest[digest] { include(index) }
+                        if let index = indexByDigest[digest] { include(index, depth: depth + 1) }
                     } else {
-                        selectAll(element)
+                        selectAll(element, depth: depth + 1)
                     }
                 }
             default:
@@ -181,10 +189,10 @@ public enum SDJWTPresentation {
             }
         }
 
-        private mutating func include(_ index: Int) {
+        private mutating func include(_ index: Int, depth: Int) {
             guard selected.insert(index).inserted, visiting.insert(index).inserted else { return }
             defer { visiting.remove(index) }
-            selectAll(disclosures[index].claimValue)
+            selectAll(disclosures[index].claimValue, depth: depth)
         }
     }
 }
