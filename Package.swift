@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ProximityTransport", targets: ["ProximityTransport"]),
         .library(name: "HolderKit", targets: ["HolderKit"]),
         .library(name: "VerifierKit", targets: ["VerifierKit"]),
+        .library(name: "SDJWT", targets: ["SDJWT"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -72,6 +73,25 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // System zlib (RFC 1950/1951) for the Token Status List `lst` (draft-ietf-oauth-status-list §4.1).
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(
+            name: "SDJWT",
+            dependencies: [
+                "TesseraCore",
+                "TesseraJOSE",
+                "TesseraTrust",
+                "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["README.md"]
+        ),
         .target(name: "ProximityTransport", exclude: ["README.md"]),
         // Layer 2: orchestration (one long-lived orchestrator, single-use sessions).
         .target(
@@ -105,6 +125,8 @@ let package = Package(
                 "ProximityTransport",
                 "HolderKit",
                 "VerifierKit",
+                "TesseraJOSE",
+                "SDJWT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -189,6 +211,20 @@ let package = Package(
         .testTarget(
             name: "TesseraQRTests",
             dependencies: ["TesseraQR", "TesseraTestSupport", "TesseraCore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "SDJWTTests",
+            dependencies: [
+                "TesseraTestSupport",
+                "SDJWT",
+                "TesseraJOSE",
+                "TesseraTrust",
+                "TesseraCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -73,6 +73,20 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
         ),
+        .executableTarget(
+            name: "SDJWTBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "SDJWT", package: "Tessera"),
+                .product(name: "TesseraJOSE", package: "Tessera"),
+                .product(name: "TesseraCore", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "SDJWTBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

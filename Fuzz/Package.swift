@@ -31,6 +31,18 @@ let package = Package(
             path: "jose",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        .executableTarget(
+            name: "FuzzSDJWT",
+            dependencies: [
+                .product(name: "SDJWT", package: "Tessera"),
+                .product(name: "TesseraJOSE", package: "Tessera"),
+                .product(name: "TesseraCore", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "sdjwt",
+            exclude: ["seeds", "crashes"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import TesseraCore
 import TesseraCBOR
 import TesseraCOSE
 import X509
@@ -8,7 +9,9 @@ import X509
 /// `tessera demo`: the most useful end-to-end thing Tessera can do today, on embedded data.
 ///
 /// First the ISO/IEC 18013-5 Annex D DeviceResponse (D.4.1.2): printed abridged, its issuerAuth
-/// COSE_Sign1 (§9.1.2.4) verified with the document signer key from x5chain. Then `DemoSession`:
+/// COSE_Sign1 (§9.1.2.4) verified with the document signer key from x5chain. Then `DemoSession` (holder and
+/// reader orchestrators over the simulated radio), `DemoLoopback` (two processes over the loopback radio) and
+/// `DemoSDJWT` (a PID-like SD-JWT VC issued, presented with key binding, verified). `DemoSession`:
 /// a test issuer, holder and reader run one presentation in process.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,5 +61,7 @@ struct Demo: AsyncParsableCommand {
         try await DemoSession.run()
         print("")
         try await DemoLoopback.run()
+        print("")
+        try await DemoSDJWT.run(now: Date(), random: SystemRandomSource())
     }
 }

@@ -6,7 +6,7 @@ struct Tessera: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "Digital identity wallet toolkit: mdoc, COSE, CBOR.",
-        subcommands: [Demo.self, CBORCommand.self, MDocCommand.self, WalletCommand.self, HolderCommand.self, VerifierCommand.self],
+        subcommands: [Demo.self, CBORCommand.self, MDocCommand.self, SDJWTCommand.self, WalletCommand.self, HolderCommand.self, VerifierCommand.self],
         defaultSubcommand: nil
     )
 }

@@ -1,11 +1,11 @@
 # Sourced by scripts/test and scripts/bench-cbor-vs-cbor2 (bash; the caller has cd'd to the repo root).
 #
 # ensure_pyenv: makes .build/pyenv a venv holding exactly scripts/requirements-peers.txt
-# (cbor2, pycose, pymdoccbor, jwcrypto and their pinned dependencies, from PyPI). Skips all work when
+# (cbor2, pycose, pymdoccbor, jwcrypto, sd-jwt and their pinned dependencies, from PyPI). Skips all work when
 # the venv exists, its stamp matches the requirements file and the peers import. Sets PYENV_PYTHON.
 
 # Modules the tests import from the venv (checked after every setup).
-PEER_MODULES="cbor2, pycose, pymdoccbor, zxingcpp, PIL, qrcode, jwcrypto"
+PEER_MODULES="cbor2, pycose, pymdoccbor, zxingcpp, PIL, qrcode, jwcrypto, sd_jwt"
 
 ensure_pyenv() {
   local dir=$PWD/.build/pyenv
@@ -33,6 +33,7 @@ from importlib.metadata import version
 import importlib.util
 c_ext = importlib.util.find_spec("cbor2._cbor2") is not None
 print(f"venv: cbor2 {version('cbor2')} ({'C extension' if c_ext else 'pure Python'}),"
-      f" pycose {version('pycose')}, pymdoccbor {version('pymdoccbor')}, jwcrypto {version('jwcrypto')}")
+      f" pycose {version('pycose')}, pymdoccbor {version('pymdoccbor')}, jwcrypto {version('jwcrypto')},"
+      f" sd-jwt {version('sd-jwt')}")
 PY
 }

@@ -1,0 +1,86 @@
+import Foundation
+import TesseraCore
+import TesseraJOSE
+
+/// A Disclosure (§4.2): base64url of the UTF-8 JSON array `[salt, claim name, claim value]` (object property,
+/// §4.2.1) or `[salt, claim value]` (array element, §4.2.2).
+///
+/// The base64url string is kept exactly as received: its digest (§4.2.3) is taken over that string, never over a
+/// re-encoding of the decoded array.
+public struct Disclosure: Sendable, Hashable {
+    /// The base64url string as received or as issued.
+    public let encoded: String
+    /// The salt (§4.2.1).
+    public let salt: String
+    /// The claim name of an object property Disclosure; nil for an array element Disclosure.
+    public let claimName: String?
+    /// The claim value (may itself hold `_sd` digests: recursive disclosure, §4.2.6).
+    public let claimValue: JSONValue
+
+    /// Parses a Disclosure string (§4.2). Only its form is checked here; the rules that depend on where its digest
+    /// is referenced (§7.1 step 3) belong to verification.
+    public init(parsing text: some StringProtocol, limits: JSONLimits = .default) throws(SDJWTError) {
+        let json: Data
+        do {
+            json = try Base64URL.decode(text)
+        } catch {
+            throw .disclosureNotBase64URL
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(json, limits: limits)
+        } catch {
+            throw .disclosureNotJSONArray
+        }
+        guard let elements = value.arrayValue else { throw .disclosureNotJSONArray }
+        guard elements.count == 2 || elements.count == 3 else { throw .disclosureWrongElementCount(elements.count) }
+        guard let salt = elements[0].stringValue else { throw .disclosureSaltNotString }
+        if elements.count == 3 {
+            guard let name = elements[1].stringValue else { throw .disclosureClaimNameNotString }
+            self.claimName = name
+            self.claimValue = elements[2]
+        } else {
+            self.claimName = nil
+            self.claimValue = elements[1]
+        }
+        self.encoded = String(text)
+        self.salt = salt
+    }
+
+    /// A new Disclosure: the array is serialized compactly (§4.2.1 allows any JSON encoding) and base64url-encoded.
+    public init(salt: String, claimName: String?, claimValue: JSONValue) {
+        var array: [JSONValue] = [.string(salt)]
+        if let claimName { array.append(.string(claimName)) }
+        array.append(claimValue)
+        self.encoded = Base64URL.encode(JSONValue.array(array).serialized())
+        self.salt = salt
+        self.claimName = claimName
+        self.claimValue = claimValue
+    }
+
+    /// A new Disclosure with a fresh salt of `saltBytes` random bytes (at least 16, §9.3), base64url-encoded.
+    public static func make(
+        claimName: String?, claimValue: JSONValue, random: any RandomSource, saltBytes: Int = 16
+    ) throws(SDJWTError) -> Disclosure {
+        Disclosure(salt: try Salt.make(random: random, bytes: saltBytes), claimName: claimName, claimValue: claimValue)
+    }
+
+    /// base64url of the hash of the ASCII Disclosure string (§4.2.3).
+    public func digest(_ algorithm: SDHashAlgorithm = .sha256) -> String {
+        algorithm.base64URLDigest(of: encoded)
+    }
+
+    /// Equality is that of the exact strings.
+    public static func == (lhs: Disclosure, rhs: Disclosure) -> Bool { lhs.encoded == rhs.encoded }
+    public func hash(into hasher: inout Hasher) { hasher.combine(encoded) }
+}
+
+/// Salts (§4.2.1, §9.3): at least 128 bits from the injected random source, base64url-encoded.
+enum Salt {
+    static func make(random: any RandomSource, bytes: Int) throws(SDJWTError) -> String {
+        guard bytes >= 16 else { throw .saltTooShort(bytes: bytes) }
+        let salt = random.bytes(bytes)
+        guard salt.count == bytes else { throw .randomSourceFailure }
+        return Base64URL.encode(salt)
+    }
+}

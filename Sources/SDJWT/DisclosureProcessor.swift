@@ -1,0 +1,134 @@
+import TesseraJOSE
+
+/// RFC 9901 §7.1 steps 3–5: replaces the digests of the Issuer-signed JWT payload with the values of the matching
+/// Disclosures, recursively, and collects every rule broken on the way instead of stopping at the first.
+struct DisclosureProcessor {
+    /// Claims that an SD-JWT VC must not disclose selectively (VC §3.2.2.2); checked at the top level only.
+    static let nonDisclosableVCClaims: Set<String> = ["iss", "nbf", "exp", "cnf", "vct", "vct#integrity", "status"]
+
+    private let disclosures: [Disclosure]
+    private let algorithm: SDHashAlgorithm
+    private var indexByDigest: [String: Int] = [:]
+    private var referenced: [Bool]
+    private var seen: Set<String> = []
+    private let maxDepth: Int
+    private let checkVCClaims: Bool
+    private var depthExceeded = false
+    private(set) var errors: [SDJWTError] = []
+
+    init(disclosures: [Disclosure], algorithm: SDHashAlgorithm, maxDepth: Int, checkVCClaims: Bool) {
+        self.disclosures = disclosures
+        self.algorithm = algorithm
+        self.referenced = Array(repeating: false, count: disclosures.count)
+        self.maxDepth = maxDepth
+        self.checkVCClaims = checkVCClaims
+        indexByDigest.reserveCapacity(disclosures.count)
+        for (index, disclosure) in disclosures.enumerated() {
+            let digest = disclosure.digest(algorithm)
+            // A second copy of the same Disclosure has the same digest: it stays unreferenced (step 5).
+            if indexByDigest[digest] == nil { indexByDigest[digest] = index }
+        }
+    }
+
+    /// Processes the payload; `_sd_alg` is removed at the top level (step 3.6).
+    mutating func process(payload: JSONObject) -> JSONObject {
+        var result = processObject(payload, depth: 0)
+        result["_sd_alg"] = nil
+        // Past the depth limit processing stopped, so the deeper Disclosures were never reached: not reported again.
+        for (index, wasReferenced) in referenced.enumerated() where !wasReferenced && !depthExceeded {
+            errors.append(.unreferencedDisclosure(disclosures[index].digest(algorithm)))
+        }
+        return result
+    }
+
+    private mutating func processValue(_ value: JSONValue, depth: Int) -> JSONValue {
+        switch value {
+        case .object(let object): return .object(processObject(object, depth: depth + 1))
+        case .array(let array): return .array(processArray(array, depth: depth + 1))
+        default: return value
+        }
+    }
+
+    private mutating func tooDeep(_ depth: Int) -> Bool {
+        guard depth > maxDepth else { return false }
+        if !depthExceeded {
+            depthExceeded = true
+            errors.append(.nestingTooDeep(limit: maxDepth))
+        }
+        return true
+    }
+
+    private mutating func processObject(_ object: JSONObject, depth: Int) -> JSONObject {
+        if tooDeep(depth) { return JSONObject() }
+        var result = JSONObject()
+        for (key, value) in object where key != "_sd" {
+            result[key] = processValue(value, depth: depth)
+        }
+        guard let sd = object["_sd"] else { return result }
+        guard let digests = sd.arrayValue else {
+            errors.append(.sdNotArrayOfStrings)
+            return result
+        }
+        for entry in digests {
+            guard let digest = entry.stringValue else {
+                errors.append(.sdNotArrayOfStrings)
+                continue
+            }
+            guard seen.insert(digest).inserted else {
+                errors.append(.duplicateDigest(digest))
+                continue
+            }
+            // Step 3.3.1: a digest without a Disclosure (decoy or not disclosed) is ignored.
+            guard let index = indexByDigest[digest] else { continue }
+            referenced[index] = true
+            let disclosure = disclosures[index]
+            guard let name = disclosure.claimName else {
+                errors.append(.arrayElementDisclosureInObject(digest))
+                continue
+            }
+            if name == "_sd" || name == "..." {
+                errors.append(.reservedClaimName(name))
+                continue
+            }
+            if result.contains(name) {
+                errors.append(.claimNameCollision(name))
+                continue
+            }
+            if checkVCClaims, depth == 0, Self.nonDisclosableVCClaims.contains(name) {
+                errors.append(.nonDisclosableClaim(name))
+            }
+            result[name] = processValue(disclosure.claimValue, depth: depth)
+        }
+        return result
+    }
+
+    private mutating func processArray(_ array: [JSONValue], depth: Int) -> [JSONValue] {
+        if tooDeep(depth) { return [] }
+        var result: [JSONValue] = []
+        result.reserveCapacity(array.count)
+        for element in array {
+            guard case .object(let object) = element, let marker = object["..."] else {
+                result.append(processValue(element, depth: depth))
+                continue
+            }
+            guard object.count == 1, let digest = marker.stringValue else {
+                errors.append(.malformedArrayElementDigest)
+                continue
+            }
+            guard seen.insert(digest).inserted else {
+                errors.append(.duplicateDigest(digest))
+                continue
+            }
+            // Step 3.4: elements whose digest has no Disclosure are removed.
+            guard let index = indexByDigest[digest] else { continue }
+            referenced[index] = true
+            let disclosure = disclosures[index]
+            guard disclosure.claimName == nil else {
+                errors.append(.objectPropertyDisclosureInArray(digest))
+                continue
+            }
+            result.append(processValue(disclosure.claimValue, depth: depth))
+        }
+        return result
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import TesseraJOSE
+
+/// An SD-JWT or SD-JWT+KB (§4): the Issuer-signed JWT, the Disclosures, and optionally a Key Binding JWT.
+///
+/// Everything is kept as received: `sdHashInput` is the exact `<Issuer-signed JWT>~<D1>~…~<Dn>~` text that
+/// `sd_hash` covers (§4.3.1), and each Disclosure keeps its exact base64url string.
+public struct SDJWT: Sendable {
+    /// How the SD-JWT was serialized.
+    public enum Serialization: Sendable, Hashable {
+        /// `~`-separated compact form (§4).
+        case compact
+        /// JWS JSON serialization, flattened (§8.1).
+        case jsonFlattened
+        /// JWS JSON serialization, general (§8.1); the Disclosures and KB-JWT sit with the first signature.
+        case jsonGeneral
+    }
+
+    /// The Issuer-signed JWT (for the JSON serialization: the first signature, as `<protected>.<payload>.<sig>`).
+    public let issuerSignedJWT: CompactJWS
+    /// Further signatures of the general JSON serialization, each as a compact JWS over the same payload.
+    public let additionalIssuerSignatures: [CompactJWS]
+    /// The Disclosures in the order presented.
+    public let disclosures: [Disclosure]
+    /// The Key Binding JWT of an SD-JWT+KB.
+    public let keyBindingJWT: CompactJWS?
+    /// The Issuer-signed JWT payload.
+    public let payload: JSONObject
+    /// `<Issuer-signed JWT>~<Disclosure 1>~…~<Disclosure N>~`, exactly as received: the input of `sd_hash`.
+    public let sdHashInput: String
+    public let serialization: Serialization
+
+    /// The compact serialization: `sdHashInput` followed by the KB-JWT, if any.
+    public var compact: String { sdHashInput + (keyBindingJWT?.compact ?? "") }
+
+    /// `_sd_alg` of the payload (sha-256 when absent).
+    public func hashAlgorithm() throws(SDJWTError) -> SDHashAlgorithm { try SDHashAlgorithm.of(payload: payload) }
+
+    /// The payload with all of this SD-JWT's Disclosures applied (§7.1 step 3, `_sd`, `_sd_alg` and undisclosed
+    /// array elements removed), without checking any signature or validity: for holders (what their credential
+    /// says) and for inspection. Never treat the result as verified; `SDJWTVerifier` does that. Throws the first
+    /// §7.1 rule the Disclosures break.
+    public func unverifiedClaims(limits: SDJWTLimits = .default) throws(SDJWTError) -> JSONObject {
+        var processor = DisclosureProcessor(
+            disclosures: disclosures, algorithm: try hashAlgorithm(), maxDepth: limits.maxDepth, checkVCClaims: false)
+        let claims = processor.process(payload: payload)
+        if let first = processor.errors.first { throw first }
+        return claims
+    }
+
+    /// Parses the compact (`~`) form, or the JSON serialization (§8) when the text starts with `{`.
+    public init(parsing text: some StringProtocol, limits: SDJWTLimits = .default) throws(SDJWTError) {
+        let length = text.utf8.count
+        guard length <= limits.maxLength else { throw .tooLarge(length: length, limit: limits.maxLength) }
+        if text.utf8.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "{") {
+            self = try Self.parseJSON(Array(text.utf8), limits: limits)
+            return
+        }
+        let parts = text.split(separator: "~", omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { throw .malformedSerialization("no ~ after the Issuer-signed JWT") }
+        let disclosureCount = parts.count - 2
+        guard disclosureCount <= limits.maxDisclosures else {
+            throw .tooManyDisclosures(count: disclosureCount, limit: limits.maxDisclosures)
+        }
+        let jwt: CompactJWS
+        do {
+            jwt = try CompactJWS(parsing: parts[0], limits: limits.jose)
+        } catch {
+            throw .malformedIssuerSignedJWT(error)
+        }
+        var disclosures: [Disclosure] = []
+        disclosures.reserveCapacity(disclosureCount)
+        for part in parts.dropFirst().dropLast() {
+            guard !part.isEmpty else { throw .malformedSerialization("empty Disclosure between ~~") }
+            disclosures.append(try Disclosure(parsing: part, limits: limits.jose.json))
+        }
+        let last = parts[parts.count - 1]
+        var keyBindingJWT: CompactJWS?
+        if !last.isEmpty {
+            do {
+                keyBindingJWT = try CompactJWS(parsing: last, limits: limits.jose)
+            } catch {
+                throw .malformedKeyBindingJWT(error)
+            }
+        }
+        try self.init(
+            issuerSignedJWT: jwt, additionalIssuerSignatures: [], disclosures: disclosures,
+            keyBindingJWT: keyBindingJWT, sdHashInput: String(text[..<last.startIndex]), serialization: .compact)
+    }
+
+    /// An SD-JWT from its parts (as built by the issuer or the holder).
+    public init(issuerSignedJWT: CompactJWS, disclosures: [Disclosure], keyBindingJWT: CompactJWS? = nil) throws(SDJWTError) {
+        var input = issuerSignedJWT.compact + "~"
+        for disclosure in disclosures { input += disclosure.encoded + "~" }
+        try self.init(
+            issuerSignedJWT: issuerSignedJWT, additionalIssuerSignatures: [], disclosures: disclosures,
+            keyBindingJWT: keyBindingJWT, sdHashInput: input, serialization: .compact)
+    }
+
+    init(
+        issuerSignedJWT: CompactJWS, additionalIssuerSignatures: [CompactJWS], disclosures: [Disclosure],
+        keyBindingJWT: CompactJWS?, sdHashInput: String, serialization: Serialization
+    ) throws(SDJWTError) {
+        do {
+            self.payload = try issuerSignedJWT.payloadJSON()
+        } catch {
+            throw .malformedPayload(error)
+        }
+        self.issuerSignedJWT = issuerSignedJWT
+        self.additionalIssuerSignatures = additionalIssuerSignatures
+        self.disclosures = disclosures
+        self.keyBindingJWT = keyBindingJWT
+        self.sdHashInput = sdHashInput
+        self.serialization = serialization
+    }
+
+    /// The same SD-JWT with a (new) KB-JWT.
+    func withKeyBinding(_ kbJWT: CompactJWS?) -> SDJWT {
+        // The parts were valid when `self` was built; only the KB-JWT changes.
+        SDJWT(copying: self, keyBindingJWT: kbJWT)
+    }
+
+    private init(copying other: SDJWT, keyBindingJWT: CompactJWS?) {
+        issuerSignedJWT = other.issuerSignedJWT
+        additionalIssuerSignatures = other.additionalIssuerSignatures
+        disclosures = other.disclosures
+        self.keyBindingJWT = keyBindingJWT
+        payload = other.payload
+        sdHashInput = other.sdHashInput
+        serialization = other.serialization
+    }
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
