@@ -62,12 +62,9 @@ public struct SDJWT: Sendable {
         guard disclosureCount <= limits.maxDisclosures else {
             throw .tooManyDisclosures(count: disclosureCount, limit: limits.maxDisclosures)
         }
-        let jwt: CompactJWS
-        do {
-            jwt = try CompactJWS(parsing: parts[0], limits: limits.jose)
-        } catch {
-            throw .malformedIssuerSignedJWT(error)
-        }
+        // A helper, not `let jwt; do { jwt = try … } catch { throw … }`: that shape leaked the parsed JWS when a
+        // later step threw (LeakSanitizer, fuzz target sdjwt; Swift 6.3 typed throws).
+        let jwt = try Self.issuerSignedJWT(parts[0], limits: limits)
         var disclosures: [Disclosure] = []
         disclosures.reserveCapacity(disclosureCount)
         for part in parts.dropFirst().dropLast() {
@@ -75,17 +72,26 @@ public struct SDJWT: Sendable {
             disclosures.append(try Disclosure(parsing: part, limits: limits.jose.json))
         }
         let last = parts[parts.count - 1]
-        var keyBindingJWT: CompactJWS?
-        if !last.isEmpty {
-            do {
-                keyBindingJWT = try CompactJWS(parsing: last, limits: limits.jose)
-            } catch {
-                throw .malformedKeyBindingJWT(error)
-            }
-        }
+        let keyBindingJWT = last.isEmpty ? nil : try Self.keyBindingJWT(last, limits: limits)
         try self.init(
             issuerSignedJWT: jwt, additionalIssuerSignatures: [], disclosures: disclosures,
             keyBindingJWT: keyBindingJWT, sdHashInput: String(text[..<last.startIndex]), serialization: .compact)
+    }
+
+    private static func issuerSignedJWT(_ text: some StringProtocol, limits: SDJWTLimits) throws(SDJWTError) -> CompactJWS {
+        do {
+            return try CompactJWS(parsing: text, limits: limits.jose)
+        } catch {
+            throw .malformedIssuerSignedJWT(error)
+        }
+    }
+
+    private static func keyBindingJWT(_ text: some StringProtocol, limits: SDJWTLimits) throws(SDJWTError) -> CompactJWS {
+        do {
+            return try CompactJWS(parsing: text, limits: limits.jose)
+        } catch {
+            throw .malformedKeyBindingJWT(error)
+        }
     }
 
     /// An SD-JWT from its parts (as built by the issuer or the holder).
