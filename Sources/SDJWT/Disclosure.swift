@@ -20,9 +20,10 @@ public struct Disclosure: Sendable, Hashable {
     /// Parses a Disclosure string (§4.2). Only its form is checked here; the rules that depend on where its digest
     /// is referenced (§7.1 step 3) belong to verification.
     public init(parsing text: some StringProtocol, limits: JSONLimits = .default) throws(SDJWTError) {
+        let encoded = String(text)
         let json: Data
         do {
-            json = try Base64URL.decode(text)
+            json = try Base64URL.decode(encoded)
         } catch {
             throw .disclosureNotBase64URL
         }
@@ -43,7 +44,7 @@ public struct Disclosure: Sendable, Hashable {
             self.claimName = nil
             self.claimValue = elements[1]
         }
-        self.encoded = String(text)
+        self.encoded = encoded
         self.salt = salt
     }
 

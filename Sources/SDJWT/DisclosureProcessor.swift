@@ -23,6 +23,7 @@ struct DisclosureProcessor {
         self.maxDepth = maxDepth
         self.checkVCClaims = checkVCClaims
         indexByDigest.reserveCapacity(disclosures.count)
+        seen.reserveCapacity(disclosures.count * 2 + 8)
         for (index, disclosure) in disclosures.enumerated() {
             let digest = disclosure.digest(algorithm)
             // A second copy of the same Disclosure has the same digest: it stays unreferenced (step 5).
@@ -81,8 +82,7 @@ struct DisclosureProcessor {
             // Step 3.3.1: a digest without a Disclosure (decoy or not disclosed) is ignored.
             guard let index = indexByDigest[digest] else { continue }
             referenced[index] = true
-            let disclosure = disclosures[index]
-            guard let name = disclosure.claimName else {
+            guard let name = disclosures[index].claimName else {
                 errors.append(.arrayElementDisclosureInObject(digest))
                 continue
             }
@@ -97,7 +97,7 @@ struct DisclosureProcessor {
             if checkVCClaims, depth == 0, Self.nonDisclosableVCClaims.contains(name) {
                 errors.append(.nonDisclosableClaim(name))
             }
-            result[name] = processValue(disclosure.claimValue, depth: depth)
+            result[name] = processValue(disclosures[index].claimValue, depth: depth)
         }
         return result
     }
@@ -122,12 +122,11 @@ struct DisclosureProcessor {
             // Step 3.4: elements whose digest has no Disclosure are removed.
             guard let index = indexByDigest[digest] else { continue }
             referenced[index] = true
-            let disclosure = disclosures[index]
-            guard disclosure.claimName == nil else {
+            guard disclosures[index].claimName == nil else {
                 errors.append(.objectPropertyDisclosureInArray(digest))
                 continue
             }
-            result.append(processValue(disclosure.claimValue, depth: depth))
+            result.append(processValue(disclosures[index].claimValue, depth: depth))
         }
         return result
     }

@@ -20,12 +20,17 @@ public enum SDHashAlgorithm: String, Sendable, CaseIterable {
 
     /// base64url(digest(ASCII(text))): the form of Disclosure digests (§4.2.3) and `sd_hash` (§4.3.1).
     public func base64URLDigest(of text: some StringProtocol) -> String {
-        var digest: String?
-        text.utf8.withContiguousStorageIfAvailable { buffer in
-            digest = Base64URL.encode(self.digest(UnsafeRawBufferPointer(buffer)))
+        var contiguous = String(text)
+        return contiguous.withUTF8 { bytes in base64URLDigest(UnsafeRawBufferPointer(bytes)) }
+    }
+
+    /// base64url(digest(bytes)), encoded straight from the digest's storage (this runs once per Disclosure).
+    func base64URLDigest(_ bytes: UnsafeRawBufferPointer) -> String {
+        switch self {
+        case .sha256: return SHA256.hash(data: bytes).withUnsafeBytes(DigestText.base64URL)
+        case .sha384: return SHA384.hash(data: bytes).withUnsafeBytes(DigestText.base64URL)
+        case .sha512: return SHA512.hash(data: bytes).withUnsafeBytes(DigestText.base64URL)
         }
-        if let digest { return digest }
-        return Base64URL.encode(self.digest(Array(text.utf8)))
     }
 
     /// The algorithm named by a payload's `_sd_alg` (absent ⇒ sha-256, §4.1.1).
@@ -34,5 +39,46 @@ public enum SDHashAlgorithm: String, Sendable, CaseIterable {
         guard let name = value.stringValue else { throw .unsupportedHashAlgorithm(value.description) }
         guard let algorithm = SDHashAlgorithm(rawValue: name) else { throw .unsupportedHashAlgorithm(name) }
         return algorithm
+    }
+}
+
+/// Unpadded base64url of a digest (RFC 4648 §5), written directly into the string's storage.
+enum DigestText {
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    static func base64URL(_ bytes: UnsafeRawBufferPointer) -> String {
+        let count = bytes.count
+        let length = count / 3 * 4 + (count % 3 == 0 ? 0 : count % 3 + 1)
+        return alphabet.withUnsafeBufferPointer { table in
+            String(unsafeUninitializedCapacity: length) { out in
+                var written = 0
+                var index = 0
+                while index + 3 <= count {
+                    let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                    out[written] = table[Int(word >> 18 & 63)]
+                    out[written + 1] = table[Int(word >> 12 & 63)]
+                    out[written + 2] = table[Int(word >> 6 & 63)]
+                    out[written + 3] = table[Int(word & 63)]
+                    written += 4
+                    index += 3
+                }
+                switch count - index {
+                case 1:
+                    let word = UInt32(bytes[index]) << 16
+                    out[written] = table[Int(word >> 18 & 63)]
+                    out[written + 1] = table[Int(word >> 12 & 63)]
+                    written += 2
+                case 2:
+                    let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+                    out[written] = table[Int(word >> 18 & 63)]
+                    out[written + 1] = table[Int(word >> 12 & 63)]
+                    out[written + 2] = table[Int(word >> 6 & 63)]
+                    written += 3
+                default:
+                    break
+                }
+                return written
+            }
+        }
     }
 }

@@ -50,32 +50,55 @@ public struct SDJWT: Sendable {
 
     /// Parses the compact (`~`) form, or the JSON serialization (§8) when the text starts with `{`.
     public init(parsing text: some StringProtocol, limits: SDJWTLimits = .default) throws(SDJWTError) {
-        let length = text.utf8.count
-        guard length <= limits.maxLength else { throw .tooLarge(length: length, limit: limits.maxLength) }
-        if text.utf8.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "{") {
-            self = try Self.parseJSON(Array(text.utf8), limits: limits)
+        try self.init(parsingText: String(text), limits: limits)
+    }
+
+    /// The parser proper, on a concrete `String` (scanned as UTF-8: `~` and `{` are ASCII, so every boundary
+    /// found is a valid index, and no grapheme breaking is needed).
+    private init(parsingText input: String, limits: SDJWTLimits) throws(SDJWTError) {
+        var text = input
+        text.makeContiguousUTF8()
+        let utf8 = text.utf8
+        guard utf8.count <= limits.maxLength else { throw .tooLarge(length: utf8.count, limit: limits.maxLength) }
+        if utf8.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "{") {
+            self = try Self.parseJSON(Array(utf8), limits: limits)
             return
         }
-        let parts = text.split(separator: "~", omittingEmptySubsequences: false)
-        guard parts.count >= 2 else { throw .malformedSerialization("no ~ after the Issuer-signed JWT") }
-        let disclosureCount = parts.count - 2
-        guard disclosureCount <= limits.maxDisclosures else {
-            throw .tooManyDisclosures(count: disclosureCount, limit: limits.maxDisclosures)
+        // Offsets of every `~`, found on the contiguous UTF-8 bytes.
+        let offsets: [Int] = text.withUTF8 { bytes in
+            var found: [Int] = []
+            guard let base = bytes.baseAddress else { return found }
+            var offset = 0
+            while offset < bytes.count, let hit = memchr(base + offset, Int32(UInt8(ascii: "~")), bytes.count - offset) {
+                let position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                found.append(position)
+                offset = position + 1
+            }
+            return found
+        }
+        guard offsets.count <= limits.maxDisclosures + 1 else {
+            throw .tooManyDisclosures(count: offsets.count - 1, limit: limits.maxDisclosures)
+        }
+        let tildes = offsets.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+        guard let firstTilde = tildes.first, let lastTilde = tildes.last else {
+            throw .malformedSerialization("no ~ after the Issuer-signed JWT")
         }
         // A helper, not `let jwt; do { jwt = try … } catch { throw … }`: that shape leaked the parsed JWS when a
         // later step threw (LeakSanitizer, fuzz target sdjwt; Swift 6.3 typed throws).
-        let jwt = try Self.issuerSignedJWT(parts[0], limits: limits)
+        let jwt = try Self.issuerSignedJWT(text[..<firstTilde], limits: limits)
         var disclosures: [Disclosure] = []
-        disclosures.reserveCapacity(disclosureCount)
-        for part in parts.dropFirst().dropLast() {
-            guard !part.isEmpty else { throw .malformedSerialization("empty Disclosure between ~~") }
-            disclosures.append(try Disclosure(parsing: part, limits: limits.jose.json))
+        disclosures.reserveCapacity(tildes.count - 1)
+        var start = utf8.index(after: firstTilde)
+        for end in tildes.dropFirst() {
+            guard start < end else { throw .malformedSerialization("empty Disclosure between ~~") }
+            disclosures.append(try Disclosure(parsing: text[start..<end], limits: limits.jose.json))
+            start = utf8.index(after: end)
         }
-        let last = parts[parts.count - 1]
-        let keyBindingJWT = last.isEmpty ? nil : try Self.keyBindingJWT(last, limits: limits)
+        let afterLast = utf8.index(after: lastTilde)
+        let keyBindingJWT = afterLast < text.endIndex ? try Self.keyBindingJWT(text[afterLast...], limits: limits) : nil
         try self.init(
             issuerSignedJWT: jwt, additionalIssuerSignatures: [], disclosures: disclosures,
-            keyBindingJWT: keyBindingJWT, sdHashInput: String(text[..<last.startIndex]), serialization: .compact)
+            keyBindingJWT: keyBindingJWT, sdHashInput: String(text[..<afterLast]), serialization: .compact)
     }
 
     private static func issuerSignedJWT(_ text: some StringProtocol, limits: SDJWTLimits) throws(SDJWTError) -> CompactJWS {
