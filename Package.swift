@@ -134,7 +134,7 @@ let package = Package(
             resources: [.copy("Resources/annex-d-device-response.cbor")]
         ),
         // Helpers shared by the test targets (hex literals, the Python peer interpreter).
-        .target(name: "TesseraTestSupport", path: "Tests/TesseraTestSupport"),
+        .target(name: "TesseraTestSupport", dependencies: ["TesseraJOSE"], path: "Tests/TesseraTestSupport"),
         .testTarget(
             name: "TesseraCBORTests",
             dependencies: [

@@ -23,34 +23,6 @@ enum Fixtures {
     static func cases(_ name: String) throws -> [JSONValue] { try json(name).array("cases") }
 }
 
-/// A fixture member missing or of the wrong type: fails the test by throwing.
-struct MissingMember: Error, CustomStringConvertible {
-    let path: String
-    var description: String { "fixture member \(path) missing or of the wrong type" }
-}
-
-extension JSONValue {
-    func member(_ key: String) throws -> JSONValue {
-        guard let value = self[key] else { throw MissingMember(path: key) }
-        return value
-    }
-
-    func string(_ key: String) throws -> String {
-        guard let value = self[key]?.stringValue else { throw MissingMember(path: key) }
-        return value
-    }
-
-    func object(_ key: String) throws -> JSONObject {
-        guard let value = self[key]?.objectValue else { throw MissingMember(path: key) }
-        return value
-    }
-
-    func array(_ key: String) throws -> [JSONValue] {
-        guard let value = self[key]?.arrayValue else { throw MissingMember(path: key) }
-        return value
-    }
-}
-
 /// Runs `body` and returns the `SDJWTError` it throws, or nil. Any other error fails the test.
 func sdjwtError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> SDJWTError? {
     do {

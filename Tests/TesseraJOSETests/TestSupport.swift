@@ -21,34 +21,6 @@ enum Fixtures {
     static func json(_ name: String) throws -> JSONValue { try JSONValue.parse(data(name)) }
 }
 
-/// Lookup helpers that fail the test (by throwing) instead of crashing on a missing member.
-struct MissingMember: Error, CustomStringConvertible {
-    let path: String
-    var description: String { "fixture member \(path) missing or of the wrong type" }
-}
-
-extension JSONValue {
-    func member(_ key: String) throws -> JSONValue {
-        guard let value = self[key] else { throw MissingMember(path: key) }
-        return value
-    }
-
-    func string(_ key: String) throws -> String {
-        guard let value = self[key]?.stringValue else { throw MissingMember(path: key) }
-        return value
-    }
-
-    func object(_ key: String) throws -> JSONObject {
-        guard let value = self[key]?.objectValue else { throw MissingMember(path: key) }
-        return value
-    }
-
-    func array(_ key: String) throws -> [JSONValue] {
-        guard let value = self[key]?.arrayValue else { throw MissingMember(path: key) }
-        return value
-    }
-}
-
 /// Runs `body` and returns the `JOSEError` it throws, or nil if it throws nothing. Any other error fails the test
 /// (the library throws `JOSEError` only).
 func joseError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> JOSEError? {
