@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "HolderKit", targets: ["HolderKit"]),
         .library(name: "VerifierKit", targets: ["VerifierKit"]),
         .library(name: "SDJWT", targets: ["SDJWT"]),
+        .library(name: "OpenID4VP", targets: ["OpenID4VP"]),
+        .library(name: "VerifierService", targets: ["VerifierService"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -25,6 +27,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
+        .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
     ],
     targets: [
         // Layer 0: encodings and the injected clock and randomness.
@@ -92,12 +100,33 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // OpenID4VP 1.0 holder side (request parsing and resolution, DCQL, responses) and verifier-side helpers.
+        .target(
+            name: "OpenID4VP",
+            dependencies: [
+                "TesseraCore",
+                "TesseraCBOR",
+                "TesseraCOSE",
+                "TesseraJOSE",
+                "TesseraTrust",
+                "MDoc",
+                "SDJWT",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            exclude: ["README.md"]
+        ),
         .target(name: "ProximityTransport", exclude: ["README.md"]),
         // Layer 2: orchestration (one long-lived orchestrator, single-use sessions).
         .target(
             name: "HolderKit",
             dependencies: [
                 "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraTrust", "TesseraQR", "MDoc", "ProximityTransport",
+                "TesseraJOSE", "SDJWT", "OpenID4VP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -111,6 +140,22 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["README.md"]
+        ),
+        // Layer 3: services.
+        .target(
+            name: "VerifierService",
+            dependencies: [
+                "TesseraCore", "TesseraCBOR", "TesseraJOSE", "TesseraTrust", "TesseraQR", "MDoc", "SDJWT", "OpenID4VP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+            ],
+            exclude: ["README.md"],
+            resources: [.copy("Public")]
         ),
         // The one CLI.
         .executableTarget(
@@ -127,6 +172,8 @@ let package = Package(
                 "VerifierKit",
                 "TesseraJOSE",
                 "SDJWT",
+                "OpenID4VP",
+                "VerifierService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -226,6 +273,37 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "OpenID4VPTests",
+            dependencies: [
+                "TesseraTestSupport",
+                "OpenID4VP",
+                "SDJWT",
+                "TesseraCore",
+                "TesseraCBOR",
+                "TesseraCOSE",
+                "TesseraJOSE",
+                "TesseraTrust",
+                "MDoc",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "VerifierServiceTests",
+            dependencies: [
+                "TesseraTestSupport", "VerifierService", "OpenID4VP", "SDJWT", "MDoc", "TesseraJOSE", "TesseraCore",
+                "TesseraTrust", "TesseraCBOR",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Vapor", package: "vapor"),
+            ]
         ),
         .testTarget(
             name: "TesseraCLITests",

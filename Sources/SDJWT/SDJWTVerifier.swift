@@ -204,13 +204,3 @@ public struct SDJWTVerifier: Sendable {
             holderKey: holderKey, audience: audience, nonce: nonce, issuedAt: issuedAt, jwt: kbJWT)
     }
 }
-
-/// Comparison whose time does not depend on where the inputs differ.
-enum ConstantTime {
-    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
-    }
-}

@@ -10,8 +10,8 @@ import VerifierKit
 /// `tessera verifier …`: the reader side.
 struct VerifierCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "verifier", abstract: "Verify credentials: in person (ISO 18013-5).",
-        subcommands: [VerifierScan.self])
+        commandName: "verifier", abstract: "Verify credentials: in person (ISO 18013-5) or remotely (OpenID4VP verifier service).",
+        subcommands: [VerifierScan.self, VerifierServe.self])
 }
 
 struct VerifierScan: AsyncParsableCommand {

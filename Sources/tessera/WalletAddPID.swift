@@ -54,28 +54,8 @@ struct WalletAddPID: AsyncParsableCommand {
 
     /// The PID issuer's key and x5c chain (leaf only, DER), creating root and issuer on first use.
     static func issuer(in directory: URL) throws -> (P256.Signing.PrivateKey, [Data], created: Bool) {
-        let keyPath = directory.appendingPathComponent("issuer.key.pem").path
-        let certPath = directory.appendingPathComponent("issuer.pem").path
-        if FileManager.default.fileExists(atPath: keyPath) {
-            return (try MDocFiles.devicePrivateKey(keyPath), try MDocFiles.certificates(certPath), false)
-        }
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw UserFacingError("cannot create \(directory.path)")
-        }
-        var generator = SystemRandomNumberGenerator()
-        let now = Date()
-        let root = try X5CTestPKI.issueRoot(
-            .init(commonName: "Tessera Test PID Root", notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(5 * 365 * 86_400)),
-            random: &generator)
-        let leaf = try X5CTestPKI.issue(
-            .init(commonName: "Tessera Test PID Issuer", notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(2 * 365 * 86_400)),
-            by: root, random: &generator)
-        guard case .p256(let key) = leaf.privateKey else { throw UserFacingError("PID issuer key is not P-256") }
-        try MDocFiles.write(Data(try root.certificatePEM().utf8), to: directory.appendingPathComponent("root.pem").path)
-        try MDocFiles.write(Data(try leaf.certificatePEM().utf8), to: certPath)
-        try MDocFiles.write(Data(leaf.privateKeyPEM.utf8), to: keyPath, secret: true)
-        return (key, [try leaf.derEncoded()], true)
+        let pki = try TestPKIDirectory(url: directory, leafName: "issuer").loadOrCreate(
+            rootCommonName: "Tessera Test PID Root", leafCommonName: "Tessera Test PID Issuer")
+        return (pki.key, pki.chain, pki.created)
     }
 }

@@ -10,7 +10,7 @@ struct WalletCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wallet",
         abstract: "A local test wallet: add credentials, list them.",
-        subcommands: [WalletAddMDL.self, WalletAddPID.self, WalletList.self])
+        subcommands: [WalletAddMDL.self, WalletAddPID.self, WalletList.self, WalletPresent.self])
 }
 
 /// The wallet directory: `keys/` (FileKeyStore) and `credentials/` (DirectoryCredentialStore).

@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// `OpenID4VPHTTPClient` on async-http-client: redirects disallowed (§14.8), connect and read time-outs, and a
+/// response body size limit. Owns its `HTTPClient`; call `shutdown()` when done with it.
+public final class AsyncHTTPClientTransport: OpenID4VPHTTPClient {
+    public struct Configuration: Sendable {
+        /// Time allowed to connect (and finish TLS).
+        public var connectTimeout: Duration
+        /// Time allowed for the whole exchange.
+        public var requestTimeout: Duration
+        /// Largest accepted response body.
+        public var maximumResponseBytes: Int
+
+        public init(connectTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(30), maximumResponseBytes: Int = 1 << 20) {
+            self.connectTimeout = connectTimeout
+            self.requestTimeout = requestTimeout
+            self.maximumResponseBytes = maximumResponseBytes
+        }
+
+        public static let `default` = Configuration()
+    }
+
+    private let client: HTTPClient
+    public let configuration: Configuration
+
+    public init(configuration: Configuration = .default) {
+        self.configuration = configuration
+        var clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: HTTPClient.Configuration.Timeout(
+                connect: TimeAmount(configuration.connectTimeout), read: TimeAmount(configuration.requestTimeout)),
+            decompression: .disabled
+        )
+        clientConfiguration.httpVersion = .automatic
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+    }
+
+    /// Closes the connections. The transport cannot be used afterwards.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    public func send(_ request: OpenID4VPHTTPRequest) async throws(OpenID4VPError) -> OpenID4VPHTTPResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = request.method == .get ? .GET : .POST
+        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let limit = configuration.maximumResponseBytes
+        do {
+            let response = try await client.execute(outgoing, timeout: TimeAmount(configuration.requestTimeout))
+            var received = ByteBuffer()
+            for try await var chunk in response.body {
+                guard received.readableBytes + chunk.readableBytes <= limit else { throw BodyTooLarge() }
+                received.writeBuffer(&chunk)
+            }
+            return OpenID4VPHTTPResponse(
+                status: Int(response.status.code),
+                headers: response.headers.map { (name: $0.name, value: $0.value) },
+                body: Data(received.readableBytesView))
+        } catch is BodyTooLarge {
+            throw .httpResponseTooLarge(limit: limit)
+        } catch {
+            throw .httpTransport(String(describing: type(of: error)) + ": " + String(describing: error))
+        }
+    }
+
+    private struct BodyTooLarge: Error {}
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import OpenID4VP
+import TesseraJOSE
+import TesseraQR
+import Vapor
+
+/// The HTTP surface: the JSON API for relying parties and the web page, and the two wallet endpoints.
+struct Routes: Sendable {
+    let service: @Sendable () -> TransactionService
+
+    func register(on routes: any RoutesBuilder) {
+        let api = routes.grouped("api", "transactions")
+        api.post(use: { request in await Self.answer { try await create(request) } })
+        api.get(":id", use: { request in await Self.answer { try await status(request) } })
+        api.get(":id", "qr.svg", use: { request in await Self.answer { try await qrCode(request) } })
+        routes.get("request", ":id", use: { request in await Self.answer { try await requestObject(request, post: false) } })
+        routes.post("request", ":id", use: { request in await Self.answer { try await requestObject(request, post: true) } })
+        routes.on(.POST, "response", ":id", body: .collect(maxSize: "4mb"), use: { request in
+            await Self.answer { try await response(request) }
+        })
+    }
+
+    /// Runs a handler; an `APIError` becomes its wire form, anything else a generic 500 (never the details).
+    static func answer(_ handler: () async throws -> Response) async -> Response {
+        do {
+            return try await handler()
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return APIError.server("the request could not be handled").response
+        }
+    }
+
+    private func create(_ request: Request) async throws(APIError) -> Response {
+        let created = try await service().create(body: try JSONResponse.body(of: request))
+        let transaction = created.transaction
+        return JSONResponse.make(
+            [
+                "transaction_id": .string(transaction.id ?? ""),
+                "authorization_request_uri": .string(created.authorizationRequestURI),
+                "request_uri": .string(created.requestURI),
+                "response_mode": .string(transaction.responseMode),
+                "expires_at": .integer(Int64(transaction.expiresAt)),
+            ], status: .created)
+    }
+
+    private func status(_ request: Request) async throws(APIError) -> Response {
+        let id = request.parameters.get("id") ?? ""
+        let service = service()
+        guard let transaction = try await service.store.find(id) else { throw .notFound("no transaction \(id)") }
+        var body: JSONObject = [
+            "transaction_id": .string(id),
+            "status": .string(service.publicStatus(of: transaction).rawValue),
+            "response_mode": .string(transaction.responseMode),
+            "expires_at": .integer(Int64(transaction.expiresAt)),
+        ]
+        if let error = transaction.error { body["error"] = .string(error) }
+        if let description = transaction.errorDescription { body["error_description"] = .string(description) }
+        if let code = request.query[String.self, at: "response_code"] {
+            // §8.2: the verified data only to the holder of the response code, once.
+            guard let result = try await service.store.redeemResponseCode(id, code: code),
+                let claims = (try? JSONValue.parse(result))?.objectValue
+            else { throw .notFound("the response code is unknown or was already used") }
+            body["verified_claims"] = .object(claims)
+        }
+        return JSONResponse.make(body)
+    }
+
+    private func qrCode(_ request: Request) async throws(APIError) -> Response {
+        let id = request.parameters.get("id") ?? ""
+        let service = service()
+        guard let transaction = try await service.store.find(id) else { throw .notFound("no transaction \(id)") }
+        let uri = service.authorizationRequestURI(transactionID: transaction.id ?? "")
+        guard let svg = try? QRCode.encode(uri, level: .medium).svgString(scale: 6) else {
+            throw .server("the request link does not fit a QR code")
+        }
+        var headers = HTTPHeaders()
+        headers.contentType = HTTPMediaType(type: "image", subType: "svg+xml")
+        return Response(status: .ok, headers: headers, body: .init(string: svg))
+    }
+
+    private func requestObject(_ request: Request, post: Bool) async throws(APIError) -> Response {
+        let id = request.parameters.get("id") ?? ""
+        var walletNonce: String?
+        if post {
+            let form = try FormBody.parse(request)
+            walletNonce = form["wallet_nonce"]
+            if let metadata = form["wallet_metadata"], (try? JSONValue.parse(metadata))?.objectValue == nil {
+                throw .invalidRequest("wallet_metadata is not a JSON object")
+            }
+        }
+        let jwt = try await service().requestObject(id: id, walletNonce: walletNonce)
+        var headers = HTTPHeaders()
+        headers.contentType = HTTPMediaType(type: "application", subType: "oauth-authz-req+jwt")
+        headers.add(name: .cacheControl, value: "no-store")
+        return Response(status: .ok, headers: headers, body: .init(string: jwt))
+    }
+
+    private func response(_ request: Request) async throws(APIError) -> Response {
+        let id = request.parameters.get("id") ?? ""
+        guard let buffer = request.body.data else { throw .invalidRequest("the response body is empty") }
+        switch try await service().receive(id: id, body: Data(buffer.readableBytesView)) {
+        case .verified(let redirectURI): return JSONResponse.make(["redirect_uri": .string(redirectURI)])
+        case .walletError: return JSONResponse.make([:])
+        }
+    }
+}
+
+/// `application/x-www-form-urlencoded` request bodies (wallet_metadata, wallet_nonce).
+enum FormBody {
+    static func parse(_ request: Request) throws(APIError) -> [String: String] {
+        guard let buffer = request.body.data else { return [:] }
+        guard buffer.readableBytes <= 64 * 1024, let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
+            throw .invalidRequest("the form body is not UTF-8 text within 64 KiB")
+        }
+        let pairs: [(name: String, value: String)]
+        do {
+            pairs = try FormURLEncoding.decode(text)
+        } catch {
+            throw .invalidRequest("the form body is not valid form encoding")
+        }
+        var fields: [String: String] = [:]
+        for pair in pairs {
+            guard fields[pair.name] == nil else { throw .invalidRequest("form field \(pair.name) appears twice") }
+            fields[pair.name] = pair.value
+        }
+        return fields
+    }
+}
