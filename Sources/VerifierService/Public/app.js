@@ -16,7 +16,7 @@
 //     #request-uri              read-only <input> holding the same openid4vp:// link
 //     #copy-button, #copy-feedback
 //     #status                   text and data-status = pending | completed | failed | expired
-//                               (data-status is "" before the first poll and "unknown" if polling fails)
+//                               (set to pending when the request is created; "unknown" while polling fails)
 //     #status-error             shown when the transaction failed: #status-error-code (error),
 //                               #status-error-description (error_description)
 //     #transaction-id, #request-response-mode, #expires-at
