@@ -298,7 +298,7 @@ let package = Package(
         .testTarget(
             name: "VerifierServiceTests",
             dependencies: [
-                "TesseraTestSupport", "VerifierService", "OpenID4VP", "SDJWT", "MDoc", "TesseraJOSE", "TesseraCore",
+                "TesseraTestSupport", "VerifierService", "HolderKit", "OpenID4VP", "SDJWT", "MDoc", "TesseraJOSE", "TesseraCore",
                 "TesseraTrust", "TesseraCBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -57,6 +57,10 @@ extension TransactionService {
             }
             key = .p256(privateKey)
         }
+        // §8.3.1: a wallet that cannot encrypt may still send an error response in the clear.
+        if key != nil, let plain = try? ReceivedAuthorizationResponse.parse(formBody: body), case .error = plain.response {
+            return plain
+        }
         do {
             let received = try ReceivedAuthorizationResponse.parse(formBody: body, decryptionKey: key)
             // §8.3: the JWE names the key of client_metadata.jwks it was encrypted to.

@@ -28,7 +28,8 @@ enum DemoSDJWT {
                 ClaimsPathPointer(keys: "given_name"), ClaimsPathPointer(keys: "family_name"),
                 ClaimsPathPointer(keys: "birthdate"), ClaimsPathPointer(keys: "age_equal_or_over"),
                 ClaimsPathPointer(keys: "age_equal_or_over", "18"), ClaimsPathPointer(keys: "age_equal_or_over", "21"),
-                ClaimsPathPointer([.key("nationalities"), .allElements]), ClaimsPathPointer(keys: "address"),
+                ClaimsPathPointer(keys: "nationalities"), ClaimsPathPointer([.key("nationalities"), .allElements]),
+                ClaimsPathPointer(keys: "address"),
                 ClaimsPathPointer(keys: "address", "street_address"), ClaimsPathPointer(keys: "address", "locality"),
                 ClaimsPathPointer(keys: "address", "postal_code"), ClaimsPathPointer(keys: "address", "country"),
             ]

@@ -257,11 +257,11 @@ struct TestSDJWTWorld {
 
 /// Test-only literals for claims path pointers: `["address", "street_address"]`, `["nationalities", 0]`,
 /// `["nationalities", nil]` (nil = every element). An invalid literal is a bug in the test itself.
-enum PathPart: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
+public enum PathPart: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
     case key(String), index(Int), all
-    init(stringLiteral value: String) { self = .key(value) }
-    init(integerLiteral value: Int) { self = .index(value) }
-    init(nilLiteral: ()) { self = .all }
+    public init(stringLiteral value: String) { self = .key(value) }
+    public init(integerLiteral value: Int) { self = .index(value) }
+    public init(nilLiteral: ()) { self = .all }
 
     var component: ClaimsPathPointer.Component {
         switch self {
@@ -272,7 +272,7 @@ enum PathPart: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expressi
     }
 }
 
-extension ClaimsPathPointer: @retroactive ExpressibleByArrayLiteral {
+extension ClaimsPathPointer: ExpressibleByArrayLiteral {
     public init(arrayLiteral elements: PathPart...) {
         guard let pointer = try? ClaimsPathPointer(elements.map(\.component)) else {
             preconditionFailure("invalid claims path pointer literal in a test")

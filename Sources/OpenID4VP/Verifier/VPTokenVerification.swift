@@ -83,7 +83,10 @@ extension VPTokenValidation {
             }
             if !passed.isEmpty { kept.append((entry.queryId, passed)) }
         }
-        guard !kept.isEmpty else { throw .invalidVPToken("no presentation passed its checks") }
+        guard !kept.isEmpty else {
+            let reasons = discarded.map { "\($0.queryId): \($0.error.description)" }.joined(separator: "; ")
+            throw .invalidVPToken("no presentation passed its checks (\(reasons))")
+        }
         do {
             try validateStructure(try VPToken(entries: kept), against: query)
         } catch {
