@@ -280,6 +280,12 @@ class Run:
                    f"--json verifier.client_id {verifier.get('client_id')!r} is not the request's")
             expect(answer.get("presented") == {query_id: [credential.id]},
                    f"--json presented {answer.get('presented')} != {{{query_id!r}: [{credential.id!r}]}}")
+            if "disclosed" in answer:  # an extension of the contract's --json output
+                names = ["given_name", "family_name"] if mode == "sd-jwt" else ["family_name", "age_over_18"]
+                disclosed = answer["disclosed"].get(query_id) if isinstance(answer["disclosed"], dict) else None
+                # element names, possibly qualified ("org.iso.18013.5.1.family_name")
+                expect(isinstance(disclosed, list) and sorted(re.split(r"[./]", str(d))[-1] for d in disclosed)
+                       == sorted(names), f"--json disclosed {answer['disclosed']} != {names}")
             expect(isinstance(answer.get("redirect_uri"), str) and "response_code=" in answer["redirect_uri"],
                    f"--json redirect_uri {answer.get('redirect_uri')!r} is not the verifier's answer")
             return claims
@@ -410,6 +416,35 @@ class Run:
         expect(status == 404, f"a second GET with the same response_code -> {status} {again} (must be 404)")
         return json.dumps(claims, ensure_ascii=False)
 
+    def tessera_wallet_declines(self) -> str:
+        server, uri, root_pem = self.start_py_verifier("tessera-declines", "sd-jwt", [])
+        try:
+            argv = [self.binary, "wallet", "present", uri, "--consent", "none", "--json", "--trust-verifier", root_pem]
+            log = self.log_path("tessera-present-declines")
+            status, out = run(argv, self.env, 90, "tessera wallet present --consent none", log)
+            answer = last_json(out, "tessera wallet present --consent none", log)
+            expect(answer.get("result") == "declined", f"--consent none: result {answer.get('result')!r} (exit {status})")
+            time.sleep(0.3)
+            if server.process.poll() is None:
+                return "declined; nothing posted to the verifier"
+            outcome = json.loads(server.line(5, "Python verifier result"))
+            expect(outcome.get("result") == "wallet_error" and outcome.get("error") == "access_denied",
+                   f"after a decline the verifier got {json.dumps(outcome)} (expected error=access_denied)")
+            return "declined; the verifier got error=access_denied"
+        finally:
+            server.stop()
+
+    def service_wallet_error(self, response_mode: str | None, negative: str) -> str:
+        tx = self.create_transaction("pid_basic", response_mode)
+        answer = self.python_wallet(tx["authorization_request_uri"], negative, f"{negative}-{response_mode}")
+        post = answer["posts"][0]
+        expect(post["http_status"] == 200 and post["body"] == {},
+               f"error=access_denied -> {post['http_status']} {post['body']} (contract: 200 {{}})")
+        status, result = self.transaction(tx["transaction_id"])
+        expect(status == 200 and result.get("status") == "failed" and result.get("error") == "access_denied",
+               f"after error=access_denied the transaction is {result}")
+        return f"transaction failed with {result.get('error')}"
+
     def service_rejects(self, template: str, negative: str) -> str:
         tx = self.create_transaction(template)
         answer = self.python_wallet(tx["authorization_request_uri"], negative, f"{template}-{negative}")
@@ -488,6 +523,7 @@ class Run:
                        ["--enc-values", "A128GCM"])
             self.check("sd-jwt direct_post", self.tessera_wallet_ok, "sd-jwt", ["--response-mode", "direct_post"])
             self.check("mdoc direct_post", self.tessera_wallet_ok, "mdoc", ["--response-mode", "direct_post"])
+            self.check("declines: --consent none", self.tessera_wallet_declines)
             self.check("refuses: verifier root not trusted", self.tessera_wallet_refuses, None, False)
             for tamper in ("signature", "client-id", "client-id-mismatch", "wallet-nonce", "typ"):
                 self.check(f"refuses: tampered {tamper}", self.tessera_wallet_refuses, tamper, True)
@@ -509,6 +545,12 @@ class Run:
                 self.check(f"rejects pid_basic {negative}", self.service_rejects, "pid_basic", negative)
             for negative in ("wrong-nonce", "wrong-aud", "wrong-kb-key", "tampered-element"):
                 self.check(f"rejects mdl {negative}", self.service_rejects, "mdl", negative)
+            self.check("wallet error access_denied, direct_post", self.service_wallet_error, "direct_post",
+                       "access-denied")
+            self.check("wallet error access_denied, direct_post.jwt, encrypted", self.service_wallet_error, None,
+                       "access-denied-jwe")
+            self.check("wallet error access_denied, direct_post.jwt, unencrypted (§8.3.1)",
+                       self.service_wallet_error, None, "access-denied")
             self.check("qr.svg", self.service_qr)
         finally:
             self.service.stop()

@@ -19,6 +19,9 @@ Exit status: 0 when the response was posted (whatever the verifier answered), 2 
   wrong-kb-key       KB-JWT (mdoc: DeviceSignature) signed by a key other than the credential's holder key
   tampered-element   an mdoc element value changed after issuance (mdoc only: MSO digest mismatch)
   replay             a valid response posted twice (the second post must be rejected)
+  access-denied      no presentation: the error response error=access_denied + state (§8.5), never encrypted
+                     (for direct_post.jwt this is the §8.3.1 "error response without encryption")
+  access-denied-jwe  the same error response, encrypted like a normal direct_post.jwt response (§8.3)
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ from oid4vp_common import (PeerError, b64url_decode, b64url_encode, compact_json
 from oid4vp_dcql import (CredentialQuery, choose_claims, choose_credential_queries, parse_dcql,  # noqa: E402
                          select_json_path, values_match)
 
-NEGATIVES = ("wrong-nonce", "wrong-aud", "tampered-sd-hash", "wrong-kb-key", "tampered-element", "replay")
+NEGATIVES = ("wrong-nonce", "wrong-aud", "tampered-sd-hash", "wrong-kb-key", "tampered-element", "replay",
+             "access-denied", "access-denied-jwe")
 MAX_BODY = 1 << 20
 VERBOSE = False
 
@@ -450,7 +454,16 @@ def main() -> int:
         payload = {"vp_token": vp_token}
         if "state" in request:
             payload["state"] = request["state"]
-        if encrypted:
+        if args.negative in ("access-denied", "access-denied-jwe"):
+            payload = {"error": "access_denied", "error_description": "declined by the End-User"}
+            if "state" in request:
+                payload["state"] = request["state"]
+            presented = {}
+            if args.negative == "access-denied-jwe":
+                require(encrypted, "access-denied-jwe", "needs response_mode direct_post.jwt")
+        if args.negative == "access-denied":
+            form = payload
+        elif encrypted:
             header = {"alg": "ECDH-ES", "enc": enc, "kid": key["kid"]}
             token = jwe.JWE(compact_json(payload).encode("utf-8"), protected=compact_json(header))
             token.add_recipient(jwk.JWK(**key))
