@@ -22,7 +22,6 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 from cryptography.x509.oid import NameOID
-from jwcrypto import jwk
 
 
 class PeerError(Exception):
@@ -80,30 +79,11 @@ def load_private_key_pem(path: str) -> ec.EllipticCurvePrivateKey:
     return key
 
 
-def public_jwk_dict(key: ec.EllipticCurvePublicKey) -> dict:
-    numbers = key.public_numbers()
-    return {"kty": "EC", "crv": "P-256", "x": b64url_encode(numbers.x.to_bytes(32, "big")),
-            "y": b64url_encode(numbers.y.to_bytes(32, "big"))}
-
-
 def jwk_thumbprint_sha256(jwk_dict: dict) -> bytes:
     """RFC 7638 §3: SHA-256 over the required members (EC: crv, kty, x, y) in lexicographic order, no whitespace."""
     require(jwk_dict.get("kty") == "EC", "RFC 7638 thumbprint", "only EC keys are supported")
     members = {name: jwk_dict[name] for name in ("crv", "kty", "x", "y")}
     return hashlib.sha256(json.dumps(members, separators=(",", ":"), sort_keys=True).encode("utf-8")).digest()
-
-
-def jwk_from_public_key(key: ec.EllipticCurvePublicKey) -> jwk.JWK:
-    return jwk.JWK.from_pyca(key)
-
-
-def ec_public_key_from_jwk(jwk_dict: dict) -> ec.EllipticCurvePublicKey:
-    require(jwk_dict.get("kty") == "EC" and jwk_dict.get("crv") == "P-256", "cnf.jwk", "not an EC P-256 JWK")
-    x = b64url_decode(jwk_dict["x"])
-    y = b64url_decode(jwk_dict["y"])
-    require(len(x) == 32 and len(y) == 32, "cnf.jwk", "coordinates are not 32 bytes")
-    return ec.EllipticCurvePublicNumbers(int.from_bytes(x, "big"), int.from_bytes(y, "big"),
-                                         ec.SECP256R1()).public_key()
 
 
 # ---- X.509 ------------------------------------------------------------------------------------------------------

@@ -119,9 +119,6 @@ def parse_dcql(value: Any) -> DCQLQuery:
     return DCQLQuery(parsed, sets)
 
 
-_MISSING = object()
-
-
 def select_json_path(root: Any, path: list) -> list:
     """§7.1.1 processing; returns the selected elements ([] when nothing is selected)."""
     selected = [root]

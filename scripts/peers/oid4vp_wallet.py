@@ -19,6 +19,8 @@ Exit status: 0 when the response was posted (whatever the verifier answered), 2 
   wrong-kb-key       KB-JWT (mdoc: DeviceSignature) signed by a key other than the credential's holder key
   tampered-element   an mdoc element value changed after issuance (mdoc only: MSO digest mismatch)
   replay             a valid response posted twice (the second post must be rejected)
+  wrong-state        the response carries another state value than the request's (§8.2)
+  wrong-kid          the JWE kid header names a key the verifier did not offer (§8.3, direct_post.jwt only)
   access-denied      no presentation: the error response error=access_denied + state (§8.5), never encrypted
                      (for direct_post.jwt this is the §8.3.1 "error response without encryption")
   access-denied-jwe  the same error response, encrypted like a normal direct_post.jwt response (§8.3)
@@ -41,7 +43,6 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cbor2  # noqa: E402
-from cryptography.hazmat.primitives import serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
 from jwcrypto import jwe, jwk, jws  # noqa: E402
 from sd_jwt.holder import SDJWTHolder  # noqa: E402
@@ -49,13 +50,13 @@ from sd_jwt.holder import SDJWTHolder  # noqa: E402
 from oid4vp_common import (PeerError, b64url_decode, b64url_encode, compact_json, cose_key_to_public_key,  # noqa: E402
                            cose_sig_structure, device_authentication_bytes, es256_sign_raw, jws_parts,
                            jwk_thumbprint_sha256, load_certificate_pem, load_private_key_pem,
-                           openid4vp_session_transcript, public_jwk_dict, random_token, require, verify_chain,
+                           openid4vp_session_transcript, random_token, require, verify_chain,
                            x509_hash_client_id)
 from oid4vp_dcql import (CredentialQuery, choose_claims, choose_credential_queries, parse_dcql,  # noqa: E402
                          select_json_path, values_match)
 
 NEGATIVES = ("wrong-nonce", "wrong-aud", "tampered-sd-hash", "wrong-kb-key", "tampered-element", "replay",
-             "access-denied", "access-denied-jwe")
+             "access-denied", "access-denied-jwe", "wrong-state", "wrong-kid")
 MAX_BODY = 1 << 20
 VERBOSE = False
 
@@ -454,6 +455,8 @@ def main() -> int:
         payload = {"vp_token": vp_token}
         if "state" in request:
             payload["state"] = request["state"]
+        if args.negative == "wrong-state":
+            payload["state"] = random_token()
         if args.negative in ("access-denied", "access-denied-jwe"):
             payload = {"error": "access_denied", "error_description": "declined by the End-User"}
             if "state" in request:
@@ -464,14 +467,14 @@ def main() -> int:
         if args.negative == "access-denied":
             form = payload
         elif encrypted:
-            header = {"alg": "ECDH-ES", "enc": enc, "kid": key["kid"]}
+            header = {"alg": "ECDH-ES", "enc": enc, "kid": key["kid"] if args.negative != "wrong-kid" else "other"}
             token = jwe.JWE(compact_json(payload).encode("utf-8"), protected=compact_json(header))
             token.add_recipient(jwk.JWK(**key))
             form = {"response": token.serialize(compact=True)}
         else:
             form = {"vp_token": compact_json(vp_token)}
-            if "state" in request:
-                form["state"] = request["state"]
+            if "state" in payload:
+                form["state"] = payload["state"]
         posts = []
         for _ in range(2 if args.negative == "replay" else 1):
             status, _, body = http("POST", request["response_uri"], form)
