@@ -48,6 +48,10 @@ class Failure(Exception):
     pass
 
 
+def missing(message: str) -> None:
+    raise Failure(message)
+
+
 def expect(condition: bool, message: str) -> None:
     if not condition:
         raise Failure(message)
@@ -521,8 +525,7 @@ class Run:
     def tessera_sections(self) -> None:
         print("a. Tessera wallet -> Python verifier", flush=True)
         if not self.has_command("wallet", "present"):
-            self.check("tessera wallet present available", lambda: (_ for _ in ()).throw(
-                Failure(f"{self.binary} has no `wallet present` command")))
+            self.check("tessera wallet present available", missing, f"{self.binary} has no `wallet present` command")
         else:
             self.check("sd-jwt direct_post.jwt", self.tessera_wallet_ok, "sd-jwt", [])
             self.check("mdoc direct_post.jwt", self.tessera_wallet_ok, "mdoc", [])
@@ -536,8 +539,7 @@ class Run:
                 self.check(f"refuses: tampered {tamper}", self.tessera_wallet_refuses, tamper, True)
         print("b. Python wallet -> Tessera verifier service", flush=True)
         if not self.has_command("verifier", "serve"):
-            self.check("tessera verifier serve available", lambda: (_ for _ in ()).throw(
-                Failure(f"{self.binary} has no `verifier serve` command")))
+            self.check("tessera verifier serve available", missing, f"{self.binary} has no `verifier serve` command")
             return
         self.check("service starts", self.start_service)
         if not self.results[-1][1]:
