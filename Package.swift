@@ -114,9 +114,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             exclude: ["README.md"]
         ),
@@ -128,6 +125,9 @@ let package = Package(
                 "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraTrust", "TesseraQR", "MDoc", "ProximityTransport",
                 "TesseraJOSE", "SDJWT", "OpenID4VP",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["README.md"]
@@ -279,6 +279,7 @@ let package = Package(
             dependencies: [
                 "TesseraTestSupport",
                 "OpenID4VP",
+                "HolderKit",
                 "SDJWT",
                 "TesseraCore",
                 "TesseraCBOR",

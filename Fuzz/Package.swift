@@ -43,6 +43,19 @@ let package = Package(
             exclude: ["seeds", "crashes"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        .executableTarget(
+            name: "FuzzOpenID4VP",
+            dependencies: [
+                .product(name: "OpenID4VP", package: "Tessera"),
+                .product(name: "SDJWT", package: "Tessera"),
+                .product(name: "MDoc", package: "Tessera"),
+                .product(name: "TesseraJOSE", package: "Tessera"),
+                .product(name: "TesseraCBOR", package: "Tessera"),
+                .product(name: "TesseraCore", package: "Tessera"),
+            ],
+            path: "oid4vp",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import OpenID4VP
 import Foundation
 import NIOCore
 import NIOHTTP1
