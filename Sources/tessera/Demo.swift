@@ -11,7 +11,8 @@ import X509
 /// First the ISO/IEC 18013-5 Annex D DeviceResponse (D.4.1.2): printed abridged, its issuerAuth
 /// COSE_Sign1 (§9.1.2.4) verified with the document signer key from x5chain. Then `DemoSession` (holder and
 /// reader orchestrators over the simulated radio), `DemoLoopback` (two processes over the loopback radio) and
-/// `DemoSDJWT` (a PID-like SD-JWT VC issued, presented with key binding, verified). `DemoSession`:
+/// `DemoSDJWT` (a PID-like SD-JWT VC issued, presented with key binding, verified) and `DemoRemote` (OpenID4VP
+/// presentations of both credential formats to the verifier service on loopback). `DemoSession`:
 /// a test issuer, holder and reader run one presentation in process.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,5 +64,7 @@ struct Demo: AsyncParsableCommand {
         try await DemoLoopback.run()
         print("")
         try await DemoSDJWT.run(now: Date(), random: SystemRandomSource())
+        print("")
+        try await DemoRemote.run()
     }
 }
