@@ -63,6 +63,24 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "VerifierServiceBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "VerifierService", package: "Tessera"),
+                .product(name: "HolderKit", package: "Tessera"),
+                .product(name: "OpenID4VP", package: "Tessera"),
+                .product(name: "SDJWT", package: "Tessera"),
+                .product(name: "TesseraJOSE", package: "Tessera"),
+                .product(name: "TesseraCore", package: "Tessera"),
+                .product(name: "TesseraTrust", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "VerifierServiceBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
             name: "QRBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
