@@ -56,7 +56,7 @@ public struct TransactionData: Sendable, Hashable {
 
     /// Checks the entry against the wallet and the query (§5.1, §8.5 `invalid_transaction_data`, B.3.3): a
     /// supported type; ids naming credential queries; SD-JWT VC queries that require holder binding; hashes with
-    /// `sha-256` available. Types bound to mdoc data elements are not implemented, so mdoc queries are refused.
+    /// `sha-256` available. No transaction data type bound to mdoc data elements is defined, so mdoc queries with transaction data are refused.
     func validate(against query: DCQLQuery, supportedTypes: Set<String>) throws(OpenID4VPError) {
         guard supportedTypes.contains(type) else { throw .unsupportedTransactionDataType(type) }
         for id in credentialIds {
