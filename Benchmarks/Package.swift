@@ -68,6 +68,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "VerifierService", package: "Tessera"),
                 .product(name: "HolderKit", package: "Tessera"),
+                .product(name: "MDoc", package: "Tessera"),
                 .product(name: "OpenID4VP", package: "Tessera"),
                 .product(name: "SDJWT", package: "Tessera"),
                 .product(name: "TesseraJOSE", package: "Tessera"),

@@ -15,6 +15,7 @@ import Benchmark
 import Crypto
 import Foundation
 import HolderKit
+import MDoc
 import OpenID4VP
 import SDJWT
 import TesseraCore
