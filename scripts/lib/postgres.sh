@@ -27,7 +27,7 @@ ensure_postgres() {
     runuser -u postgres -- "$bindir/pg_ctl" -D "$data" -l "$data/server.log" -o "-c listen_addresses=127.0.0.1 -p 55432 -k /tmp" -w start >/dev/null || return 1
   fi
   export PGPASSWORD=tessera-admin
-  psql_admin() { runuser -u postgres -- env PGPASSWORD=tessera-admin psql -h 127.0.0.1 -U postgres -tAq "$@"; }
+  psql_admin() { runuser -u postgres -- env PGPASSWORD=tessera-admin psql -h 127.0.0.1 -p 55432 -U postgres -tAq "$@"; }
   if [[ $(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname='tessera'") != 1 ]]; then
     psql_admin -c "CREATE ROLE tessera LOGIN PASSWORD 'tessera'" || return 1
   fi
