@@ -19,6 +19,10 @@ let package = Package(
         .library(name: "SDJWT", targets: ["SDJWT"]),
         .library(name: "OpenID4VP", targets: ["OpenID4VP"]),
         .library(name: "VerifierService", targets: ["VerifierService"]),
+        .library(name: "Argon2", targets: ["Argon2"]),
+        .library(name: "DeviceAttestation", targets: ["DeviceAttestation"]),
+        .library(name: "WalletInstanceKit", targets: ["WalletInstanceKit"]),
+        .library(name: "WalletProvider", targets: ["WalletProvider"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -57,6 +61,8 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(name: "TesseraQR", exclude: ["README.md"]),
+        // RFC 9106 Argon2id/Argon2i/Argon2d with BLAKE2b (RFC 7693), pure Swift.
+        .target(name: "Argon2", exclude: ["README.md"]),
         .target(
             name: "TesseraJOSE",
             dependencies: [
@@ -118,6 +124,18 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(name: "ProximityTransport", exclude: ["README.md"]),
+        // Apple App Attest and Android Key Attestation verification (and a test authority for Android chains).
+        .target(
+            name: "DeviceAttestation",
+            dependencies: [
+                "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraTrust",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            exclude: ["README.md"]
+        ),
         // Layer 2: orchestration (one long-lived orchestrator, single-use sessions).
         .target(
             name: "HolderKit",
@@ -141,7 +159,38 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        // Layer 3: services.
+        .target(
+            name: "WalletInstanceKit",
+            dependencies: [
+                "TesseraCore", "TesseraCOSE", "TesseraJOSE", "DeviceAttestation", "OpenID4VP", "HolderKit", "MDoc",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["README.md"]
+        ),
+        // Layer 3: services. ServiceSupport is what they share (database choice, wire errors, JSON bodies).
+        .target(
+            name: "ServiceSupport",
+            dependencies: [
+                "TesseraJOSE",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+            ],
+            exclude: ["README.md"]
+        ),
+        .target(
+            name: "WalletProvider",
+            dependencies: [
+                "TesseraCore", "TesseraJOSE", "Argon2", "DeviceAttestation", "OpenID4VP", "ServiceSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+            ],
+            exclude: ["README.md"]
+        ),
         .target(
             name: "VerifierService",
             dependencies: [
@@ -174,6 +223,10 @@ let package = Package(
                 "SDJWT",
                 "OpenID4VP",
                 "VerifierService",
+                "DeviceAttestation",
+                "ServiceSupport",
+                "WalletInstanceKit",
+                "WalletProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -305,6 +358,32 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Vapor", package: "vapor"),
             ]
+        ),
+        .testTarget(
+            name: "Argon2Tests",
+            dependencies: ["Argon2"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "DeviceAttestationTests",
+            dependencies: [
+                "TesseraTestSupport", "DeviceAttestation", "TesseraCore", "TesseraCBOR", "TesseraTrust", "TesseraJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "WalletProviderTests",
+            dependencies: [
+                "TesseraTestSupport", "WalletProvider", "WalletInstanceKit", "DeviceAttestation", "ServiceSupport", "Argon2",
+                "HolderKit", "OpenID4VP", "TesseraJOSE", "TesseraCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Vapor", package: "vapor"),
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "TesseraCLITests",

@@ -5,8 +5,12 @@ import ArgumentParser
 struct Tessera: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
-        abstract: "Digital identity wallet toolkit: mdoc, COSE, CBOR.",
-        subcommands: [Demo.self, CBORCommand.self, MDocCommand.self, SDJWTCommand.self, WalletCommand.self, HolderCommand.self, VerifierCommand.self],
+        abstract: "Digital identity wallet toolkit: ISO 18013-5 proximity (mDL), OpenID4VP, SD-JWT VC, an IT-Wallet Wallet Provider.",
+        version: "0.7.0",
+        subcommands: [
+            Demo.self, CBORCommand.self, MDocCommand.self, SDJWTCommand.self, WalletCommand.self, HolderCommand.self,
+            VerifierCommand.self, ProviderCommand.self, WalletInstanceCommand.self,
+        ],
         defaultSubcommand: nil
     )
 }

@@ -1,0 +1,35 @@
+import Crypto
+import Foundation
+import HolderKit
+import TesseraJOSE
+
+/// The platform's Device Integrity Service (IT-Wallet): attests the hardware key at registration and proves the
+/// app and device with each Wallet Attestation request. App Attest on Apple platforms
+/// (`AppAttestIntegrityService`), Key Attestation + Play Integrity on Android, `TestDeviceIntegrityService` on Linux.
+public protocol DeviceIntegrityService: Sendable {
+    /// Creates the hardware key and attests it for `challenge`: the `key_attestation` to send (base64) and the
+    /// `hardware_key_tag` the provider will know the key by, plus the key's id in the `KeyStore` (if it uses one).
+    func createAttestedKey(challenge: String) async throws(WalletInstanceError) -> AttestedKey
+    /// `hardware_signature` over `clientData` with the hardware key.
+    func hardwareSignature(keyID: String, clientData: Data) async throws(WalletInstanceError) -> String
+    /// `integrity_assertion` over `clientData`.
+    func integrityAssertion(keyID: String, clientData: Data) async throws(WalletInstanceError) -> String
+    /// Deletes the hardware key (IT-Wallet: an existing key is deleted before a new one is made).
+    func deleteKey(keyID: String) async
+}
+
+public struct AttestedKey: Sendable {
+    public let keyID: String
+    public let hardwareKeyTag: String
+    public let keyAttestation: String
+    public init(keyID: String, hardwareKeyTag: String, keyAttestation: String) {
+        self.keyID = keyID
+        self.hardwareKeyTag = hardwareKeyTag
+        self.keyAttestation = keyAttestation
+    }
+}
+
+/// The provider's instance id for a hardware key tag: base64url(SHA-256(tag)).
+public enum InstanceID {
+    public static func of(_ tag: String) -> String { Base64URL.encode(SHA256.hash(data: Data(tag.utf8))) }
+}

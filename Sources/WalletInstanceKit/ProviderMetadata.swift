@@ -1,0 +1,37 @@
+import Foundation
+import TesseraJOSE
+
+/// A Wallet Provider as the wallet trusts it after the federation check (IT-Wallet "Wallet Provider metadata"):
+/// its Entity Configuration is an `entity-statement+jwt` signed by one of its own `jwks` keys, `iss == sub ==`
+/// the provider's URL, current, and carries `metadata.wallet_provider` with the endpoints.
+public struct ProviderMetadata: Sendable {
+    public let entityID: String
+    public let tokenEndpoint: URL
+    public let nonceEndpoint: URL
+    /// The provider's federation keys (they sign Wallet Attestations too).
+    public let keys: [JWK]
+
+    public init(entityConfiguration jwt: String, expectedEntityID: String, at now: Date) throws(WalletInstanceError) {
+        guard let jws = try? CompactJWS(parsing: jwt) else { throw .untrustedProvider("the entity configuration is not a JWS") }
+        guard jws.type == "entity-statement+jwt" else { throw .untrustedProvider("typ is not entity-statement+jwt") }
+        guard let claims = try? jws.payloadJSON() else { throw .untrustedProvider("no claims") }
+        let keys = (claims["jwks"]?["keys"]?.arrayValue ?? []).compactMap { $0.objectValue.flatMap { try? JWK(json: $0) } }
+        guard let key = keys.first(where: { $0.kid != nil && $0.kid == jws.keyID }),
+            let verification = try? JWSVerificationKey(jwk: key), (try? jws.verify(with: verification)) != nil
+        else { throw .untrustedProvider("the entity configuration is not signed by a key of its own jwks") }
+        guard let iss = claims["iss"]?.stringValue, iss == claims["sub"]?.stringValue, iss == expectedEntityID else {
+            throw .untrustedProvider("iss and sub must both be \(expectedEntityID)")
+        }
+        guard let exp = claims["exp"]?.int64Value, Date(timeIntervalSince1970: TimeInterval(exp)) > now,
+            let iat = claims["iat"]?.int64Value, Date(timeIntervalSince1970: TimeInterval(iat)) <= now.addingTimeInterval(60)
+        else { throw .untrustedProvider("the entity configuration is expired or not yet valid") }
+        guard let metadata = claims["metadata"]?["wallet_provider"]?.objectValue,
+            let token = metadata["token_endpoint"]?.stringValue.flatMap(URL.init(string:)),
+            let nonce = metadata["nonce_endpoint"]?.stringValue.flatMap(URL.init(string:))
+        else { throw .untrustedProvider("metadata.wallet_provider with token_endpoint and nonce_endpoint is missing") }
+        entityID = iss
+        tokenEndpoint = token
+        nonceEndpoint = nonce
+        self.keys = keys
+    }
+}

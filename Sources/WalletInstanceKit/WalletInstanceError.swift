@@ -1,0 +1,28 @@
+/// Everything that stops a lifecycle step, one case per cause; descriptions carry no secret.
+public enum WalletInstanceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The event is not allowed in the current state (the transition table says no).
+    case illegalTransition(from: WalletInstanceState, event: WalletInstanceEvent)
+    /// The provider's Entity Configuration is not a valid self-signed statement of the expected entity.
+    case untrustedProvider(String)
+    /// The provider answered with an error (`error`, `error_description`) or an unexpected body.
+    case provider(status: Int, error: String, description: String)
+    /// The provider says the instance is revoked (or no longer registered).
+    case instanceRevoked
+    case notActivated
+    case transport(String)
+    case integrity(String)
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .illegalTransition(let from, let event): return "\(event.rawValue) is not allowed in state \(from.rawValue)"
+        case .untrustedProvider(let why): return "the Wallet Provider is not trusted: \(why)"
+        case .provider(let status, let error, let description): return "the Wallet Provider answered \(status) \(error): \(description)"
+        case .instanceRevoked: return "the Wallet Instance was revoked by the provider"
+        case .notActivated: return "the Wallet Instance is not activated"
+        case .transport(let why): return "cannot reach the Wallet Provider: \(why)"
+        case .integrity(let why): return "device integrity: \(why)"
+        case .storage(let why): return "wallet instance storage: \(why)"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/// The OpenAPI 3 description of the provider's JSON endpoints, served at `/openapi.json` (the test script runs a
+/// schema-driven fuzzer against it). Kept by hand next to the routes it describes.
+enum OpenAPIDocument {
+    static let json = #"""
+    {
+      "openapi": "3.0.3",
+      "info": {"title": "Tessera Wallet Provider", "version": "1.0.0",
+               "description": "IT-Wallet Wallet Provider: federation metadata, nonces, Wallet Instance registration, Wallet Attestations, accounts."},
+      "paths": {
+        "/.well-known/openid-federation": {"get": {"summary": "Entity Configuration", "responses": {
+          "200": {"description": "signed entity statement", "content": {"application/entity-statement+jwt": {"schema": {"type": "string"}}}}}}},
+        "/nonce": {"get": {"summary": "A single-use nonce (5 minutes)", "responses": {
+          "200": {"description": "nonce", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Nonce"}}}},
+          "500": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Error"}}}},
+        "/wallet-instance": {"post": {"summary": "Register a Wallet Instance", "security": [{"session": []}],
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Registration"}}}},
+          "responses": {"204": {"description": "registered"},
+            "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
+            "403": {"$ref": "#/components/responses/Error"}, "413": {"$ref": "#/components/responses/Error"},
+            "422": {"$ref": "#/components/responses/Error"}, "500": {"$ref": "#/components/responses/Error"},
+            "503": {"$ref": "#/components/responses/Error"}}}},
+        "/token": {"post": {"summary": "Wallet Attestation (JWT bearer grant)",
+          "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/TokenRequest"}}}},
+          "responses": {"200": {"description": "wallet-attestation+jwt", "content": {"application/jwt": {"schema": {"type": "string"}}}},
+            "400": {"$ref": "#/components/responses/Error"}, "403": {"$ref": "#/components/responses/Error"},
+            "413": {"$ref": "#/components/responses/Error"}, "500": {"$ref": "#/components/responses/Error"},
+            "503": {"$ref": "#/components/responses/Error"}}}},
+        "/api/accounts": {"post": {"summary": "Sign up (the TOTP factor is confirmed by the first login)",
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SignUp"}}}},
+          "responses": {"201": {"description": "account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Account"}}}},
+            "400": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Error"}}}},
+        "/api/login": {"post": {"summary": "Log in with password and TOTP code",
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Login"}}}},
+          "responses": {"200": {"description": "session", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}},
+            "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
+            "429": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Error"}}}},
+        "/api/logout": {"post": {"summary": "End the session", "security": [{"session": []}],
+          "responses": {"204": {"description": "logged out"}, "401": {"$ref": "#/components/responses/Error"}}}},
+        "/api/account/purge": {"post": {"summary": "Purge the account and every row of it", "security": [{"session": []}],
+          "responses": {"204": {"description": "purged"}, "401": {"$ref": "#/components/responses/Error"}}}},
+        "/api/wallet-instances": {"get": {"summary": "The account's Wallet Instances", "security": [{"session": []}],
+          "responses": {"200": {"description": "list", "content": {"application/json": {"schema": {"type": "object", "required": ["wallet_instances"],
+            "properties": {"wallet_instances": {"type": "array", "items": {"$ref": "#/components/schemas/WalletInstance"}}}}}}},
+            "401": {"$ref": "#/components/responses/Error"}}}},
+        "/api/wallet-instances/{id}": {"get": {"summary": "One Wallet Instance", "security": [{"session": []}],
+          "parameters": [{"$ref": "#/components/parameters/InstanceID"}],
+          "responses": {"200": {"description": "instance", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WalletInstance"}}}},
+            "401": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"}}}},
+        "/api/wallet-instances/{id}/revoke": {"post": {"summary": "Revoke a Wallet Instance", "security": [{"session": []}],
+          "parameters": [{"$ref": "#/components/parameters/InstanceID"}],
+          "responses": {"204": {"description": "revoked"}, "401": {"$ref": "#/components/responses/Error"},
+            "404": {"$ref": "#/components/responses/Error"}}}},
+        "/api/wallet-instances/{id}/pid": {"post": {"summary": "Report the instance's PID (active revokes the PID of the account's other instances)",
+          "security": [{"session": []}], "parameters": [{"$ref": "#/components/parameters/InstanceID"}],
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["status"],
+            "properties": {"status": {"type": "string", "enum": ["active", "none"]}}}}}},
+          "responses": {"204": {"description": "recorded"}, "400": {"$ref": "#/components/responses/Error"},
+            "401": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"}}}}
+      },
+      "components": {
+        "securitySchemes": {"session": {"type": "http", "scheme": "bearer"}},
+        "parameters": {"InstanceID": {"name": "id", "in": "path", "required": true,
+          "description": "base64url(SHA-256(hardware_key_tag))", "schema": {"type": "string"}}},
+        "responses": {"Error": {"description": "error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}},
+        "schemas": {
+          "Error": {"type": "object", "required": ["error", "error_description"],
+            "properties": {"error": {"type": "string"}, "error_description": {"type": "string"}}},
+          "Nonce": {"type": "object", "required": ["nonce"], "properties": {"nonce": {"type": "string"}}},
+          "Registration": {"type": "object", "required": ["challenge", "key_attestation", "hardware_key_tag"], "additionalProperties": false,
+            "properties": {"challenge": {"type": "string"}, "key_attestation": {"type": "string"}, "hardware_key_tag": {"type": "string"}}},
+          "TokenRequest": {"type": "object", "required": ["grant_type", "assertion"],
+            "properties": {"grant_type": {"type": "string", "enum": ["urn:ietf:params:oauth:grant-type:jwt-bearer"]}, "assertion": {"type": "string"}}},
+          "SignUp": {"type": "object", "required": ["email", "password"],
+            "properties": {"email": {"type": "string"}, "password": {"type": "string"}}},
+          "Account": {"type": "object", "required": ["account_id", "totp_secret", "otpauth_uri"],
+            "properties": {"account_id": {"type": "string"}, "totp_secret": {"type": "string"}, "otpauth_uri": {"type": "string"}}},
+          "Login": {"type": "object", "required": ["email", "password", "totp"],
+            "properties": {"email": {"type": "string"}, "password": {"type": "string"}, "totp": {"type": "string"}}},
+          "Session": {"type": "object", "required": ["session_token", "expires_at"],
+            "properties": {"session_token": {"type": "string"}, "expires_at": {"type": "integer"}}},
+          "WalletInstance": {"type": "object", "required": ["id", "platform", "status", "pid_status", "created_at"],
+            "properties": {"id": {"type": "string"}, "platform": {"type": "string", "enum": ["ios", "android"]},
+              "status": {"type": "string", "enum": ["valid", "revoked"]}, "pid_status": {"type": "string", "enum": ["none", "active", "revoked"]},
+              "created_at": {"type": "integer"}, "revoked_at": {"type": "integer"}, "device": {"type": "object"}}}
+        }
+      }
+    }
+    """#
+}

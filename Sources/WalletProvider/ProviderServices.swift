@@ -1,0 +1,67 @@
+import Argon2
+import Fluent
+import Synchronization
+import Foundation
+import ServiceSupport
+import TesseraJOSE
+import Vapor
+
+/// The provider's services over one database handle; built once at start and shared by every request.
+struct ProviderServices: Sendable {
+    let configuration: WalletProviderConfiguration
+    let baseURL: String
+    let entityConfiguration: EntityConfigurationIssuer
+    let nonceStore: NonceStore
+    let instances: InstanceStore
+    let accounts: AccountService
+    let registration: RegistrationService
+    let token: TokenService
+
+    init(configuration: WalletProviderConfiguration, key: ProviderKey, baseURL: String, database: any Database,
+         passwordParameters: Argon2Parameters) {
+        let sql = ProviderSQL(database: database)
+        self.configuration = configuration
+        self.baseURL = baseURL
+        entityConfiguration = EntityConfigurationIssuer(key: key, configuration: configuration, baseURL: baseURL)
+        nonceStore = NonceStore(db: sql)
+        instances = InstanceStore(db: sql)
+        accounts = AccountService(store: AccountStore(db: sql), configuration: configuration, passwordParameters: passwordParameters)
+        registration = RegistrationService(configuration: configuration, nonces: nonceStore, instances: instances)
+        token = TokenService(configuration: configuration, baseURL: baseURL, key: key, nonces: nonceStore, instances: instances)
+    }
+
+    /// `GET /nonce`: 32 random bytes (base64url), single use, valid for `nonceLifetime`.
+    func issueNonce() async throws(WireError) -> String {
+        let nonce = Base64URL.encode(configuration.random.bytes(32))
+        try await nonceStore.insert(nonce, expiresAt: configuration.clock.now().addingTimeInterval(configuration.nonceLifetime))
+        return nonce
+    }
+
+    /// The account session the request's Bearer token opens (RFC 6750 §3.1: `401 invalid_token` otherwise).
+    func authenticate(_ request: Request) async throws(WireError) -> SessionRow {
+        guard let token = Self.bearer(request), let session = try await accounts.session(token: token) else {
+            throw WireError(.unauthorized, "invalid_token", "a valid account session (Bearer token) is required")
+        }
+        return session
+    }
+
+    static func bearer(_ request: Request) -> String? {
+        guard let value = request.headers.first(name: .authorization), value.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// Holds the services once the bound address (and so the entity identifier) is known; routes are registered
+/// before the server starts and answer 503 in the instant before that.
+final class ServicesBox: Sendable {
+    private let services = Mutex<ProviderServices?>(nil)
+
+    func set(_ value: ProviderServices) { services.withLock { $0 = value } }
+
+    func get() throws(WireError) -> ProviderServices {
+        guard let value = services.withLock({ $0 }) else {
+            throw WireError(.serviceUnavailable, "temporarily_unavailable", "the provider is starting")
+        }
+        return value
+    }
+}

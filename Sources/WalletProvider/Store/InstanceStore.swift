@@ -1,0 +1,123 @@
+import Crypto
+import Foundation
+import SQLKit
+import ServiceSupport
+import TesseraJOSE
+
+/// A registered Wallet Instance as stored (IT-Wallet: hardware key tag, public key, platform, device facts,
+/// App Attest counter), bound to one account.
+struct WalletInstanceRow: Codable, Sendable {
+    let id: String
+    let account_id: String
+    let hardware_key_tag: String?
+    let public_key: String?
+    let platform: String
+    let device: String
+    let sign_count: Int64
+    let status: String
+    let pid_status: String
+    let created_at: Double
+    let revoked_at: Double?
+}
+
+enum InstanceStatus: String, Sendable { case valid, revoked }
+/// What the provider knows of the instance's PID: none yet, active, or revoked because a newer instance of the
+/// same user obtained one (only one Valid instance per user).
+enum PIDStatus: String, Sendable { case none, active, revoked }
+
+struct InstanceStore: Sendable {
+    let db: ProviderSQL
+
+    /// The instance id the wallet can compute itself: base64url(SHA-256(hardware_key_tag)).
+    static func instanceID(hardwareKeyTag: String) -> String {
+        Base64URL.encode(SHA256.hash(data: Data(hardwareKeyTag.utf8)))
+    }
+
+    /// Inserts a new instance; false when the hardware key tag is already registered (a unique index decides,
+    /// so two concurrent registrations of one tag cannot both succeed).
+    func insert(
+        accountID: String, hardwareKeyTag: String, publicKeyJWK: String, platform: String, device: String,
+        signCount: Int64, now: Date
+    ) async throws(WireError) -> Bool {
+        let id = Self.instanceID(hardwareKeyTag: hardwareKeyTag)
+        return try await db.run { sql in
+            let existing = try await sql.select().column("id").from("wp_wallet_instances")
+                .where("id", .equal, id).first()
+            guard existing == nil else { return false }
+            do {
+                try await sql.insert(into: "wp_wallet_instances")
+                    .columns("id", "account_id", "hardware_key_tag", "public_key", "platform", "device", "sign_count",
+                        "status", "pid_status", "created_at")
+                    .values(SQLBind(id), SQLBind(accountID), SQLBind(hardwareKeyTag), SQLBind(publicKeyJWK),
+                        SQLBind(platform), SQLBind(device), SQLBind(signCount), SQLBind(InstanceStatus.valid.rawValue),
+                        SQLBind(PIDStatus.none.rawValue), SQLBind(now.timeIntervalSince1970))
+                    .run()
+                return true
+            } catch {
+                // A concurrent insert of the same tag lost the race on the unique index.
+                let again = try await sql.select().column("id").from("wp_wallet_instances").where("id", .equal, id).first()
+                if again != nil { return false }
+                throw error
+            }
+        }
+    }
+
+    func find(id: String) async throws(WireError) -> WalletInstanceRow? {
+        try await db.run { sql in
+            try await sql.select().columns("*").from("wp_wallet_instances").where("id", .equal, id)
+                .first(decoding: WalletInstanceRow.self)
+        }
+    }
+
+    func list(accountID: String) async throws(WireError) -> [WalletInstanceRow] {
+        try await db.run { sql in
+            try await sql.select().columns("*").from("wp_wallet_instances").where("account_id", .equal, accountID)
+                .orderBy("created_at").all(decoding: WalletInstanceRow.self)
+        }
+    }
+
+    /// Takes a new App Attest counter only if it is larger than the stored one, in one statement: of concurrent
+    /// requests replaying one assertion, at most one moves the counter.
+    func advanceCounter(id: String, to counter: Int64) async throws(WireError) -> Bool {
+        try await db.run { sql in
+            try await sql.update("wp_wallet_instances").set("sign_count", to: SQLBind(counter))
+                .where("id", .equal, id).where("sign_count", .lessThan, counter)
+                .where("status", .equal, InstanceStatus.valid.rawValue)
+                .returning("id").first() != nil
+        }
+    }
+
+    /// Revokes an instance of the account: its hardware key tag and public key leave the account (kept only as
+    /// `revoked_key_tag`, so the instance can be told it was revoked). False when there is no such valid instance.
+    func revoke(id: String, accountID: String, now: Date) async throws(WireError) -> Bool {
+        try await db.run { sql in
+            try await sql.update("wp_wallet_instances")
+                .set("revoked_key_tag", to: SQLColumn("hardware_key_tag"))
+                .set("hardware_key_tag", to: SQLLiteral.null).set("public_key", to: SQLLiteral.null)
+                .set("status", to: SQLBind(InstanceStatus.revoked.rawValue))
+                .set("revoked_at", to: SQLBind(now.timeIntervalSince1970))
+                .where("id", .equal, id).where("account_id", .equal, accountID)
+                .where("status", .equal, InstanceStatus.valid.rawValue)
+                .returning("id").first() != nil
+        }
+    }
+
+    /// Records the instance's PID. A PID issued to this instance revokes the PID of every other instance of the
+    /// account (only one Valid instance per user, IT-Wallet Wallet Instance lifecycle).
+    func setPID(id: String, accountID: String, status: PIDStatus) async throws(WireError) -> Bool {
+        try await db.transaction { tx in
+            try await tx.run { sql in
+                let updated = try await sql.update("wp_wallet_instances").set("pid_status", to: SQLBind(status.rawValue))
+                    .where("id", .equal, id).where("account_id", .equal, accountID)
+                    .where("status", .equal, InstanceStatus.valid.rawValue)
+                    .returning("id").first() != nil
+                if updated, status == .active {
+                    try await sql.update("wp_wallet_instances").set("pid_status", to: SQLBind(PIDStatus.revoked.rawValue))
+                        .where("account_id", .equal, accountID).where("id", .notEqual, id)
+                        .where("pid_status", .equal, PIDStatus.active.rawValue).run()
+                }
+                return updated
+            }
+        }
+    }
+}

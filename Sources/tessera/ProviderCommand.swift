@@ -1,0 +1,124 @@
+import ArgumentParser
+import Crypto
+import DeviceAttestation
+import Foundation
+import ServiceSupport
+import WalletProvider
+import X509
+
+/// `tessera provider …`: the IT-Wallet Wallet Provider.
+struct ProviderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "provider", abstract: "IT-Wallet Wallet Provider.", subcommands: [ProviderServe.self])
+}
+
+/// `tessera provider serve`.
+struct ProviderServe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Wallet Provider (federation metadata, nonce, registration, Wallet Attestations, accounts).",
+        discussion: """
+            Rows are kept in SQLite ($TESSERA_HOME/provider/provider.sqlite, WAL) unless --database or DATABASE_URL \
+            names another (sqlite://PATH or postgres://…). The signing key is $TESSERA_HOME/provider/provider-key.pem \
+            (0600, created on first start). Apple App Attest and Android key attestations are checked against Apple's \
+            and Google's roots; --trust-test-attestation-root adds the test root of `tessera wallet-instance` (Linux \
+            test integrity service) — never in production.
+            """)
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on (0 picks a free one).") var port = 8090
+    @Option(help: "Database URL (default: $DATABASE_URL, else SQLite under $TESSERA_HOME/provider).") var database: String?
+    @Option(name: .customLong("base-url"), help: "The entity identifier and base URL (default: http://HOST:PORT).") var baseURL: String?
+    @Option(help: "Provider directory (default: $TESSERA_HOME/provider).") var directory: String?
+    @Option(name: .customLong("trust-test-attestation-root"), help: "PEM of a test attestation root to trust (tests and demos only).")
+    var testRoot: String?
+    @Option(name: .customLong("apple-app"), help: "An App Attest app TEAMID.BUNDLEID that may register (repeatable).")
+    var appleApps: [String] = []
+    @Option(name: .customLong("android-app"), help: "An Android app PACKAGE:SHA256HEX (signing certificate digest) that may register (repeatable).")
+    var androidApps: [String] = []
+    @Option(name: .customLong("authority-hint"), help: "A federation superior (repeatable).") var authorityHints: [String] = []
+    @Flag(name: .customLong("allow-app-attest-development"), help: "Accept App Attest keys of the development environment.")
+    var allowDevelopment = false
+
+    func run() async throws {
+        let directory = directory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("provider")
+        let configuration = try ProviderSetup.configuration(
+            directory: directory, database: database, baseURL: baseURL, testRoot: testRoot, appleApps: appleApps,
+            androidApps: androidApps, authorityHints: authorityHints, allowDevelopment: allowDevelopment)
+        let server: WalletProviderServer
+        do {
+            server = try await WalletProviderServer.start(configuration, host: host, port: port)
+        } catch {
+            throw UserFacingError(error.description)
+        }
+        FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
+        await VerifierServe.waitForTermination()
+        await server.shutdown()
+    }
+}
+
+/// Builds the provider's configuration from the command line (shared with the demo).
+enum ProviderSetup {
+    static func configuration(
+        directory: URL, database: String?, baseURL: String?, testRoot: String?, appleApps: [String], androidApps: [String],
+        authorityHints: [String], allowDevelopment: Bool
+    ) throws -> WalletProviderConfiguration {
+        let databaseURL = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"]
+            ?? directory.appendingPathComponent("provider.sqlite").path
+        let db: ServiceDatabase
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            db = try ServiceDatabase(url: databaseURL)
+        } catch {
+            throw UserFacingError("--database: \(error)")
+        }
+        var apple = try appleApps.map(parseAppleApp)
+        var android = try androidApps.map(parseAndroidApp)
+        if apple.isEmpty { apple = [TestIntegrity.appleApp] }
+        if android.isEmpty { android = [TestIntegrity.androidApp] }
+        var androidPolicy = AndroidAttestationPolicy(applications: android)
+        var integrity: (any AndroidIntegrityVerifier)?
+        if let testRoot {
+            guard let pem = try? String(contentsOfFile: testRoot, encoding: .utf8), let root = try? Certificate(pemEncoded: pem),
+                let spki = P256.Signing.PublicKey(root.publicKey)?.derRepresentation
+            else { throw UserFacingError("--trust-test-attestation-root: \(testRoot) is not a PEM certificate") }
+            androidPolicy.trustedRootKeys.append(spki)
+            integrity = LocalIntegrityTokenVerifier(root: root)
+        }
+        let appAttest = AppAttestPolicy(apps: apple, allowedEnvironments: allowDevelopment ? [.production, .development] : [.production])
+        return WalletProviderConfiguration(
+            database: db, directory: directory, publicBaseURL: baseURL, authorityHints: authorityHints,
+            apps: .init(apple: apple, android: android), appAttest: appAttest, android: androidPolicy,
+            androidIntegrity: integrity)
+    }
+
+    static func parseAppleApp(_ text: String) throws -> AppAttestAppID {
+        guard let dot = text.firstIndex(of: "."), dot != text.startIndex, text.index(after: dot) != text.endIndex else {
+            throw UserFacingError("--apple-app must be TEAMID.BUNDLEID")
+        }
+        return AppAttestAppID(teamID: String(text[..<dot]), bundleID: String(text[text.index(after: dot)...]))
+    }
+
+    static func parseAndroidApp(_ text: String) throws -> AndroidApplication {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let digest = Data(hexString: String(parts[1])), digest.count == 32 else {
+            throw UserFacingError("--android-app must be PACKAGE:SHA256HEX")
+        }
+        return AndroidApplication(packageName: String(parts[0]), signingCertificateDigests: [digest])
+    }
+}
+
+extension Data {
+    init?(hexString: String) {
+        guard hexString.utf8.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        var index = hexString.startIndex
+        while index < hexString.endIndex {
+            let next = hexString.index(index, offsetBy: 2)
+            guard let byte = UInt8(hexString[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        self.init(bytes)
+    }
+}

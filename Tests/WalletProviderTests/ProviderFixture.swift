@@ -1,0 +1,157 @@
+import Argon2
+import Crypto
+import DeviceAttestation
+import Foundation
+import HolderKit
+import OpenID4VP
+import ServiceSupport
+import Synchronization
+import TesseraCore
+import TesseraJOSE
+import WalletInstanceKit
+import WalletProvider
+import X509
+
+struct FixtureError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A clock the tests move.
+final class MovableClock: TesseraClock {
+    private let instant: Mutex<Date>
+    init(_ start: Date) { instant = Mutex(start) }
+    func now() -> Date { instant.withLock { $0 } }
+    func set(_ date: Date) { instant.withLock { $0 = date } }
+}
+
+enum ProviderDatabases {
+    static var all: [String] {
+        var names = ["sqlite"]
+        if let url = ProcessInfo.processInfo.environment["TESSERA_TEST_POSTGRES_URL"], !url.isEmpty { names.append("postgres") }
+        return names
+    }
+}
+
+/// A Wallet Provider on loopback trusting a fresh test attestation authority, and wallets that use it.
+struct ProviderFixture {
+    static let application = AndroidApplication(
+        packageName: "org.tessera.wallet.test", signingCertificateDigests: [Data(SHA256.hash(data: Data("test signer".utf8)))])
+
+    let directory: URL
+    let databasePath: String?
+    let clock: MovableClock
+    let authority: AndroidTestAttestationAuthority
+    let server: WalletProviderServer
+    let http: AsyncHTTPClientTransport
+
+    init(database: String = "sqlite", trustTestRoot: Bool = true, at start: Date = Date()) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-provider-\(UUID().uuidString)")
+        clock = MovableClock(start)
+        authority = try AndroidTestAttestationAuthority.generate(
+            commonName: "Provider Test Root", notBefore: start.addingTimeInterval(-86_400),
+            notAfter: start.addingTimeInterval(365 * 86_400), random: nil)
+        let db: ServiceDatabase
+        if database == "postgres", let url = ProcessInfo.processInfo.environment["TESSERA_TEST_POSTGRES_URL"] {
+            db = try ServiceDatabase(url: url)
+            databasePath = nil
+        } else {
+            let path = directory.appendingPathComponent("provider.sqlite").path
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            db = .sqlite(path: path)
+            databasePath = path
+        }
+        var policy = AndroidAttestationPolicy(applications: [Self.application])
+        if trustTestRoot { policy.trustedRootKeys.append(authority.rootPublicKeySPKI) }
+        let configuration = WalletProviderConfiguration(
+            database: db, directory: directory, apps: .init(apple: [], android: [Self.application]), android: policy,
+            androidIntegrity: trustTestRoot ? LocalIntegrityTokenVerifier(root: authority.rootCertificate) : nil,
+            clock: clock)
+        // Small Argon2id parameters: the tests exercise the flow, not the cost (debug builds are slow).
+        let parameters = Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1)
+        server = try await Self.startRetrying(configuration, parameters)
+        http = AsyncHTTPClientTransport()
+    }
+
+    /// Two suites migrating one PostgreSQL at the same instant can collide on Fluent's bookkeeping table: retry once.
+    private static func startRetrying(_ configuration: WalletProviderConfiguration, _ parameters: Argon2Parameters) async throws -> WalletProviderServer {
+        do {
+            return try await WalletProviderServer.start(configuration, port: 0, passwordParameters: parameters)
+        } catch {
+            try await Task.sleep(for: .milliseconds(500))
+            return try await WalletProviderServer.start(configuration, port: 0, passwordParameters: parameters)
+        }
+    }
+
+    func shutdown() async {
+        await server.shutdown()
+        try? await http.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A wallet with its own key store and instance file, using the test integrity service.
+    func wallet(_ name: String = UUID().uuidString) -> WalletInstanceClient {
+        let dir = directory.appendingPathComponent("wallet-\(name)")
+        let integrity = TestDeviceIntegrityService(
+            keys: FileKeyStore(directory: dir.appendingPathComponent("keys")), authority: authority,
+            application: Self.application, clock: clock)
+        return WalletInstanceClient(store: WalletInstanceStore(directory: dir), integrity: integrity, http: http, clock: clock)
+    }
+
+    // MARK: HTTP helpers
+
+    struct Answer {
+        let status: Int
+        let headers: [(name: String, value: String)]
+        let body: Data
+        var json: JSONObject? { (try? JSONValue.parse(body))?.objectValue }
+        var error: String? { json?["error"]?.stringValue }
+        func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
+    }
+
+    func request(
+        _ method: OpenID4VPHTTPRequest.Method, _ path: String, json: JSONObject? = nil, body: Data? = nil,
+        contentType: String? = nil, session: String? = nil
+    ) async throws -> Answer {
+        guard let url = URL(string: server.baseURL + path) else { throw FixtureError("bad path \(path)") }
+        var headers: [(name: String, value: String)] = []
+        if let contentType { headers.append(("Content-Type", contentType)) } else if json != nil { headers.append(("Content-Type", "application/json")) }
+        if let session { headers.append(("Authorization", "Bearer \(session)")) }
+        let response = try await http.send(OpenID4VPHTTPRequest(method: method, url: url, headers: headers, body: body ?? json?.serialized()))
+        return Answer(status: response.status, headers: response.headers, body: response.body)
+    }
+
+    /// Signs up and logs in an account; returns the session token.
+    func account(_ email: String = "user-\(UUID().uuidString.prefix(8))@example.org") async throws -> (session: String, totp: TOTP, email: String) {
+        let password = "correct horse battery staple"
+        let created = try await request(.post, "/api/accounts", json: ["email": .string(email), "password": .string(password)])
+        guard created.status == 201, let secret = created.json?["totp_secret"]?.stringValue, let totp = TOTP(base32Secret: secret) else {
+            throw FixtureError("sign-up failed: \(created.status) \(String(decoding: created.body, as: UTF8.self))")
+        }
+        let login = try await request(.post, "/api/login", json: [
+            "email": .string(email), "password": .string(password), "totp": .string(totp.code(at: clock.now())),
+        ])
+        guard login.status == 200, let token = login.json?["session_token"]?.stringValue else {
+            throw FixtureError("login failed: \(login.status) \(String(decoding: login.body, as: UTF8.self))")
+        }
+        return (token, totp, email)
+    }
+
+    func nonce() async throws -> String {
+        let answer = try await request(.get, "/nonce")
+        guard answer.status == 200, let nonce = answer.json?["nonce"]?.stringValue else { throw FixtureError("no nonce") }
+        return nonce
+    }
+
+    /// Registration body for a fresh test-attested key bound to `challenge`.
+    func registrationBody(challenge: String, wallet: String = UUID().uuidString) async throws -> (body: JSONObject, tag: String) {
+        let dir = directory.appendingPathComponent("keys-\(wallet)")
+        let integrity = TestDeviceIntegrityService(
+            keys: FileKeyStore(directory: dir), authority: authority, application: Self.application, clock: clock)
+        let key = try await integrity.createAttestedKey(challenge: challenge)
+        return ([
+            "challenge": .string(challenge), "key_attestation": .string(key.keyAttestation),
+            "hardware_key_tag": .string(key.hardwareKeyTag),
+        ], key.hardwareKeyTag)
+    }
+}
