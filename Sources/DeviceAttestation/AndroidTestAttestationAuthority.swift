@@ -108,7 +108,7 @@ public struct AndroidTestAttestationAuthority: Sendable {
     }
 
     /// basicConstraints cA TRUE and keyUsage keyCertSign + cRLSign (both critical), and a subjectKeyIdentifier.
-    private static func authorityExtensions(_ key: P256.Signing.PublicKey) throws -> Certificate.Extensions {
+    static func authorityExtensions(_ key: P256.Signing.PublicKey) throws -> Certificate.Extensions {
         try Certificate.Extensions {
             Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
             Critical(KeyUsage(keyCertSign: true, cRLSign: true))
@@ -117,7 +117,7 @@ public struct AndroidTestAttestationAuthority: Sendable {
     }
 
     /// A P-256 key whose scalar comes from `source` (drawn again in the astronomically rare case it is out of range).
-    private static func privateKey(_ source: any RandomSource) throws(DeviceAttestationError) -> P256.Signing.PrivateKey {
+    static func privateKey(_ source: any RandomSource) throws(DeviceAttestationError) -> P256.Signing.PrivateKey {
         for _ in 0..<16 {
             if let key = try? P256.Signing.PrivateKey(rawRepresentation: source.bytes(32)) { return key }
         }
@@ -125,7 +125,7 @@ public struct AndroidTestAttestationAuthority: Sendable {
     }
 
     /// A positive 16-byte serial number (RFC 5280 §4.1.2.2: at most 20 octets).
-    private static func serialNumber(_ source: any RandomSource) -> Certificate.SerialNumber {
+    static func serialNumber(_ source: any RandomSource) -> Certificate.SerialNumber {
         var bytes = Array(source.bytes(16))
         if let first = bytes.first { bytes[0] = (first & 0x7F) | 0x01 }
         return Certificate.SerialNumber(bytes: bytes)

@@ -27,12 +27,15 @@ public enum AppAttestEnvironment: String, Sendable, Hashable {
 
     /// `appattestdevelop` for development, `appattest` followed by seven 0x00 bytes for production.
     init?(aaguid: Data) {
-        if aaguid == Data("appattestdevelop".utf8) {
-            self = .development
-        } else if aaguid == Data("appattest".utf8) + Data(repeating: 0, count: 7) {
-            self = .production
-        } else {
-            return nil
+        guard let environment = [Self.production, .development].first(where: { $0.aaguid == aaguid }) else { return nil }
+        self = environment
+    }
+
+    /// The aaguid App Attest writes for the environment.
+    var aaguid: Data {
+        switch self {
+        case .development: Data("appattestdevelop".utf8)
+        case .production: Data("appattest".utf8) + Data(repeating: 0, count: 7)
         }
     }
 }

@@ -47,10 +47,15 @@ public struct AppAttestVerifier: Sendable {
     ) -> AttestationOutcome<AppAttestAttestation> {
         let object: AppAttestAttestationObject
         var path: [AttestationCertificate] = []
+        let credential: AppAttestAuthenticatorData.AttestedCredential
         let nonce: Data
         let publicKey: P256.Signing.PublicKey
         do throws(AttestationParseError) {
             object = try AppAttestAttestationObject(attestationObject)
+            guard let attested = object.authenticatorData.attestedCredential else {
+                throw AttestationParseError("authenticator data has no attested credential data")
+            }
+            credential = attested
             for der in object.x5c { path.append(try AttestationCertificate(der: der)) }
             guard let credentialCertificate = path.first else { throw AttestationParseError("x5c is empty") }
             nonce = try AppAttestNonce.value(in: credentialCertificate)
@@ -62,12 +67,6 @@ public struct AppAttestVerifier: Sendable {
                 facts: nil, failures: [.malformed], diagnostics: [AttestationDiagnostic(.malformed, error.description)])
         }
         let authenticatorData = object.authenticatorData
-        guard let credential = authenticatorData.attestedCredential else {
-            return AttestationOutcome(
-                facts: nil, failures: [.malformed],
-                diagnostics: [AttestationDiagnostic(.malformed, "authenticator data has no attested credential data")])
-        }
-
         var failures = chainFailures(path, at: instant)
         var diagnostics: [AttestationDiagnostic] = []
         if Data(SHA256.hash(data: authenticatorData.bytes + clientDataHash)) != nonce { failures.append(.nonceMismatch) }

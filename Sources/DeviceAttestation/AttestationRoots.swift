@@ -12,19 +12,20 @@ import X509
 ///   P-384 "Key Attestation CA1" key in 2025.
 public enum AttestationRoots {
     /// Apple App Attestation Root CA (EC P-384, valid 2020-03-18 … 2045-03-15).
-    public static let appleAppAttestation: [Certificate] = [appleAppAttestationRootPEM].compactMap {
-        try? Certificate(pemEncoded: $0)
+    public static var appleAppAttestation: [Certificate] {
+        [appleAppAttestationRootPEM].compactMap { try? Certificate(pemEncoded: $0) }
     }
 
     /// The Google hardware attestation root keys as SubjectPublicKeyInfo DER: the RSA-4096 key of
     /// `SERIALNUMBER=f92009e853b6b045`, and the EC P-384 key of `CN=Key Attestation CA1`.
-    public static let googleHardwareAttestationKeys: [Data] = [googleRSA4096KeyPEM, googleP384KeyAttestationCA1KeyPEM]
-        .compactMap { pem in
-            guard let document = try? PEMDocument(pemString: pem), document.discriminator == "PUBLIC KEY" else {
-                return nil
-            }
-            return Data(document.derBytes)
-        }
+    public static var googleHardwareAttestationKeys: [Data] { googleKeyBytes.map { Data($0) } }
+
+    /// Decoded once, and kept as byte arrays: LeakSanitizer cannot follow the tagged pointers of `Data` (or of a
+    /// `Certificate`'s key) out of a global and reports them as leaks in the fuzz targets, so no global holds either.
+    private static let googleKeyBytes: [[UInt8]] = [googleRSA4096KeyPEM, googleP384KeyAttestationCA1KeyPEM].compactMap {
+        guard let document = try? PEMDocument(pemString: $0), document.discriminator == "PUBLIC KEY" else { return nil }
+        return document.derBytes
+    }
 
     static let appleAppAttestationRootPEM = """
         -----BEGIN CERTIFICATE-----

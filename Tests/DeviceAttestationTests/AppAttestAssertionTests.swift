@@ -120,4 +120,14 @@ import Testing
         let preimage = authenticatorData + Data(SHA256.hash(data: sample.clientData))
         #expect(!sample.publicKey.isValidSignature(signature, for: preimage))
     }
+
+    /// Several broken rules are all reported, in the order of Apple's assertion steps.
+    @Test func everyBrokenRuleIsReportedInStepOrder() throws {
+        let sample = try #require(try Self.samples().first)
+        let outcome = sample.verify(
+            app: AppAttestAppID(teamID: "AAAAAAAAAA", bundleID: sample.app.bundleID), clientData: Data("other".utf8),
+            previousCounter: .max)
+        #expect(outcome.failures == [.assertionSignatureInvalid, .appIDMismatch, .assertionCounterNotIncreasing])
+        #expect(outcome.facts?.counter == sample.expectedCounter)
+    }
 }

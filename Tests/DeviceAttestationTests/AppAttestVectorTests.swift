@@ -3,6 +3,7 @@ import DeviceAttestation
 import Foundation
 import TesseraJOSE
 import Testing
+import X509
 
 /// Every App Attest attestation object of the shared vectors, at its validation_time.
 @Suite struct AppAttestVectorTests {
@@ -113,5 +114,30 @@ import Testing
             }
         }
         #expect(count == 78)
+    }
+
+    /// Several broken rules are all reported, in the order of Apple's steps.
+    @Test func everyBrokenRuleIsReportedInStepOrder() throws {
+        let sample = try #require(try Self.samples().first { $0.environment == .development })
+        let outcome = sample.verify(
+            allowing: [.production], app: AppAttestAppID(teamID: "AAAAAAAAAA", bundleID: sample.app.bundleID),
+            clientDataHash: Data(repeating: 0, count: 32), keyID: Data(repeating: 0, count: 32),
+            at: sample.instant.addingTimeInterval(3 * 365 * 86_400))
+        #expect(outcome.failures == [.certificateExpired, .nonceMismatch, .keyIDMismatch, .appIDMismatch, .environmentNotAllowed])
+        #expect(outcome.facts?.keyID == sample.keyID)  // the facts still say which key the attestation proves
+    }
+
+    /// A different root (here the Apple receipt root, Apple Root CA - G3) does not anchor App Attest chains.
+    @Test func anotherRootIsUntrusted() throws {
+        let sample = try #require(try Self.samples().first)
+        let receiptRoot = try Certificate(
+            pemEncoded: try Fixtures.roots().member("apple_receipt_root_informational").string("pem"))
+        let policy = AppAttestPolicy(apps: [sample.app], allowedEnvironments: [.development, .production], trustedRoots: [receiptRoot])
+        let outcome = AppAttestVerifier(policy: policy).verifyAttestation(
+            sample.object, clientDataHash: sample.clientDataHash, keyID: sample.keyID, at: sample.instant)
+        #expect(outcome.failures == [.untrustedRoot])
+        let none = AppAttestVerifier(policy: AppAttestPolicy(apps: [sample.app], allowedEnvironments: [.development], trustedRoots: []))
+        #expect(none.verifyAttestation(sample.object, clientDataHash: sample.clientDataHash, keyID: sample.keyID, at: sample.instant)
+            .failures == [.untrustedRoot])
     }
 }

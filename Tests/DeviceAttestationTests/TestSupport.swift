@@ -69,7 +69,7 @@ func failures(_ values: [JSONValue]) throws -> [String] {
     }
 }
 
-/// The order in which the verifiers check their rules (the order of `AttestationFailure`'s cases).
+/// The order in which the Android verifier checks its rules, which is the order of `AttestationFailure`'s cases.
 func inRuleOrder(_ failures: Set<AttestationFailure>) -> [AttestationFailure] {
     AttestationFailure.allCases.filter(failures.contains)
 }
