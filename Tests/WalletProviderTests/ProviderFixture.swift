@@ -37,11 +37,13 @@ enum ProviderDatabases {
 struct ProviderFixture {
     static let application = AndroidApplication(
         packageName: "org.tessera.wallet.test", signingCertificateDigests: [Data(SHA256.hash(data: Data("test signer".utf8)))])
+    static let appleApp = AppAttestAppID(teamID: "TESSERA001", bundleID: "org.tessera.wallet.test")
 
     let directory: URL
     let databasePath: String?
     let clock: MovableClock
     let authority: AndroidTestAttestationAuthority
+    let appleAuthority: AppAttestTestAuthority
     let server: WalletProviderServer
     let http: AsyncHTTPClientTransport
 
@@ -50,6 +52,9 @@ struct ProviderFixture {
         clock = MovableClock(start)
         authority = try AndroidTestAttestationAuthority.generate(
             commonName: "Provider Test Root", notBefore: start.addingTimeInterval(-86_400),
+            notAfter: start.addingTimeInterval(365 * 86_400), random: nil)
+        appleAuthority = try AppAttestTestAuthority.generate(
+            commonName: "Provider Test App Attestation Root", notBefore: start.addingTimeInterval(-86_400),
             notAfter: start.addingTimeInterval(365 * 86_400), random: nil)
         let db: ServiceDatabase
         if database == "postgres", let url = ProcessInfo.processInfo.environment["TESSERA_TEST_POSTGRES_URL"] {
@@ -63,8 +68,11 @@ struct ProviderFixture {
         }
         var policy = AndroidAttestationPolicy(applications: [Self.application])
         if trustTestRoot { policy.trustedRootKeys.append(authority.rootPublicKeySPKI) }
+        var appAttest = AppAttestPolicy(apps: [Self.appleApp])
+        if trustTestRoot { appAttest.trustedRoots.append(appleAuthority.rootCertificate) }
         let configuration = WalletProviderConfiguration(
-            database: db, directory: directory, apps: .init(apple: [], android: [Self.application]), android: policy,
+            database: db, directory: directory, apps: .init(apple: [Self.appleApp], android: [Self.application]),
+            appAttest: appAttest, android: policy,
             androidIntegrity: trustTestRoot ? LocalIntegrityTokenVerifier(root: authority.rootCertificate) : nil,
             clock: clock)
         // Small Argon2id parameters: the tests exercise the flow, not the cost (debug builds are slow).
@@ -95,6 +103,15 @@ struct ProviderFixture {
         let integrity = TestDeviceIntegrityService(
             keys: FileKeyStore(directory: dir.appendingPathComponent("keys")), authority: authority,
             application: Self.application, clock: clock)
+        return WalletInstanceClient(store: WalletInstanceStore(directory: dir), integrity: integrity, http: http, clock: clock)
+    }
+
+    /// A wallet on a simulated iOS device (App Attest format under the test App Attestation root).
+    func iosWallet(_ name: String = UUID().uuidString) -> WalletInstanceClient {
+        let dir = directory.appendingPathComponent("ios-wallet-\(name)")
+        let integrity = TestAppAttestIntegrityService(
+            keys: FileKeyStore(directory: dir.appendingPathComponent("keys")), authority: appleAuthority,
+            app: Self.appleApp, clock: clock)
         return WalletInstanceClient(store: WalletInstanceStore(directory: dir), integrity: integrity, http: http, clock: clock)
     }
 
