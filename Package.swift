@@ -227,6 +227,7 @@ let package = Package(
                 "ServiceSupport",
                 "WalletInstanceKit",
                 "WalletProvider",
+                "Argon2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

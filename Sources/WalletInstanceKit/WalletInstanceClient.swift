@@ -72,7 +72,8 @@ public struct WalletInstanceClient: Sendable {
     }
 
     /// Asks the provider for this instance's status with the account `session`; a revoked instance goes back to
-    /// Installed (hardware key deleted). Returns the provider's view.
+    /// Installed (hardware key deleted), a Valid instance whose PID the provider marks revoked (a newer instance of
+    /// the account took it over) goes back to Operational (PID REV). Returns the provider's view.
     public func refreshStatus(session: String) async throws(WalletInstanceError) -> JSONObject {
         let record = try store.load()
         guard let provider = record.providerURL, let id = record.instanceID else { throw .notActivated }
@@ -80,7 +81,11 @@ public struct WalletInstanceClient: Sendable {
         guard let status = (try? JSONValue.parse(response.body))?.objectValue else {
             throw .provider(status: response.status, error: "invalid_response", description: "not a JSON object")
         }
-        if status["status"]?.stringValue == "revoked", record.state != .installed { try await revokedOnline(record) }
+        if status["status"]?.stringValue == "revoked", record.state != .installed {
+            try await revokedOnline(record)
+        } else if status["pid_status"]?.stringValue == "revoked", record.state == .valid {
+            try store.apply(.pidRevoked, at: clock.now())
+        }
         return status
     }
 

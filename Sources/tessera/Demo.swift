@@ -66,5 +66,7 @@ struct Demo: AsyncParsableCommand {
         try await DemoSDJWT.run(now: Date(), random: SystemRandomSource())
         print("")
         try await DemoRemote.run()
+        print("")
+        try await DemoWalletProvider.run()
     }
 }

@@ -1,3 +1,4 @@
+import Argon2
 import ArgumentParser
 import Crypto
 import DeviceAttestation
@@ -37,6 +38,8 @@ struct ProviderServe: AsyncParsableCommand {
     @Option(name: .customLong("android-app"), help: "An Android app PACKAGE:SHA256HEX (signing certificate digest) that may register (repeatable).")
     var androidApps: [String] = []
     @Option(name: .customLong("authority-hint"), help: "A federation superior (repeatable).") var authorityHints: [String] = []
+    @Option(name: .customLong("password-cost"), help: "Argon2id cost of account passwords as m=KIB,t=ITERATIONS,p=LANES (default m=65536,t=3,p=4, RFC 9106 §4).")
+    var passwordCost: String?
     @Flag(name: .customLong("allow-app-attest-development"), help: "Accept App Attest keys of the development environment.")
     var allowDevelopment = false
 
@@ -45,9 +48,10 @@ struct ProviderServe: AsyncParsableCommand {
         let configuration = try ProviderSetup.configuration(
             directory: directory, database: database, baseURL: baseURL, testRoot: testRoot, appleApps: appleApps,
             androidApps: androidApps, authorityHints: authorityHints, allowDevelopment: allowDevelopment)
+        let cost = try passwordCost.map(ProviderSetup.parseArgon2Cost) ?? .rfc9106LowMemory
         let server: WalletProviderServer
         do {
-            server = try await WalletProviderServer.start(configuration, host: host, port: port)
+            server = try await WalletProviderServer.start(configuration, host: host, port: port, passwordParameters: cost)
         } catch {
             throw UserFacingError(error.description)
         }
@@ -78,18 +82,42 @@ enum ProviderSetup {
         if android.isEmpty { android = [TestIntegrity.androidApp] }
         var androidPolicy = AndroidAttestationPolicy(applications: android)
         var integrity: (any AndroidIntegrityVerifier)?
+        var testRootCertificate: Certificate?
         if let testRoot {
             guard let pem = try? String(contentsOfFile: testRoot, encoding: .utf8), let root = try? Certificate(pemEncoded: pem),
                 let spki = P256.Signing.PublicKey(root.publicKey)?.derRepresentation
             else { throw UserFacingError("--trust-test-attestation-root: \(testRoot) is not a PEM certificate") }
             androidPolicy.trustedRootKeys.append(spki)
             integrity = LocalIntegrityTokenVerifier(root: root)
+            testRootCertificate = root
         }
-        let appAttest = AppAttestPolicy(apps: apple, allowedEnvironments: allowDevelopment ? [.production, .development] : [.production])
+        var appAttest = AppAttestPolicy(apps: apple, allowedEnvironments: allowDevelopment ? [.production, .development] : [.production])
+        // The test root signs simulated App Attest credential certificates too (`AppAttestTestAuthority(sharing:)`).
+        if let testRootCertificate { appAttest.trustedRoots.append(testRootCertificate) }
         return WalletProviderConfiguration(
             database: db, directory: directory, publicBaseURL: baseURL, authorityHints: authorityHints,
             apps: .init(apple: apple, android: android), appAttest: appAttest, android: androidPolicy,
             androidIntegrity: integrity)
+    }
+
+    /// `m=KIB,t=ITERATIONS,p=LANES`, each part optional (the RFC 9106 §4 low-memory values fill the rest).
+    static func parseArgon2Cost(_ text: String) throws -> Argon2Parameters {
+        let base = Argon2Parameters.rfc9106LowMemory
+        var memory = base.memoryKiB, iterations = base.iterations, lanes = base.parallelism
+        for part in text.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, let value = UInt32(pair[1]), value > 0 else {
+                throw UserFacingError("--password-cost: \(part) is not NAME=POSITIVE-INTEGER")
+            }
+            switch pair[0] {
+            case "m": memory = value
+            case "t": iterations = value
+            case "p": lanes = value
+            default: throw UserFacingError("--password-cost: unknown part \(pair[0]) (m, t or p)")
+            }
+        }
+        guard memory >= 8 * lanes, lanes <= 255 else { throw UserFacingError("--password-cost: m must be at least 8·p KiB, p at most 255") }
+        return Argon2Parameters(memoryKiB: memory, iterations: iterations, parallelism: lanes)
     }
 
     static func parseAppleApp(_ text: String) throws -> AppAttestAppID {

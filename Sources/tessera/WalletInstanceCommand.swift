@@ -66,7 +66,14 @@ struct WalletInstanceCommand: AsyncParsableCommand {
             var record = try context.client.store.load()
             if record.providerURL != nil, var account = try? context.account() {
                 do {
-                    _ = try await context.client.refreshStatus(session: try await account.logIn())
+                    let session = try await account.logIn()
+                    _ = try await context.client.refreshStatus(session: session)
+                    // The wallet's credentials drive Valid ⇄ Operational; the provider hears of the PID change.
+                    switch try context.pidSync.sync(at: Date()) {
+                    case .pidIssued?: try await context.client.reportPID(active: true, session: session)
+                    case .pidExpired?, .pidDeleted?: try await context.client.reportPID(active: false, session: session)
+                    default: break
+                    }
                     record = try context.client.store.load()
                 } catch {
                     throw UserFacingError("\(error)")

@@ -20,6 +20,11 @@ struct WalletInstanceContext {
             store: WalletInstanceStore(directory: walletDirectory), integrity: integrity, http: SharedHTTP.client)
     }
 
+    /// The wallet's credentials (`tessera wallet add-pid` puts the PID there) against the instance's state.
+    var pidSync: PIDSync {
+        PIDSync(store: client.store, credentials: DirectoryCredentialStore(directory: walletDirectory.appendingPathComponent("credentials")))
+    }
+
     func account() throws -> ProviderAccount {
         try ProviderAccount.load(wallet: walletDirectory)
     }
