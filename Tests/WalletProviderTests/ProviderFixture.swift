@@ -46,6 +46,8 @@ struct ProviderFixture {
     let appleAuthority: AppAttestTestAuthority
     let server: WalletProviderServer
     let http: AsyncHTTPClientTransport
+    /// Where `request` sends: the in-process server, or another provider process on the same database.
+    var baseURL: String
 
     init(database: String = "sqlite", trustTestRoot: Bool = true, at start: Date = Date()) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-provider-\(UUID().uuidString)")
@@ -79,6 +81,7 @@ struct ProviderFixture {
         let parameters = Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1)
         server = try await Self.startRetrying(configuration, parameters)
         http = AsyncHTTPClientTransport()
+        baseURL = server.baseURL
     }
 
     /// Two suites migrating one PostgreSQL at the same instant can collide on Fluent's bookkeeping table: retry once.
@@ -89,6 +92,13 @@ struct ProviderFixture {
             try await Task.sleep(for: .milliseconds(500))
             return try await WalletProviderServer.start(configuration, port: 0, passwordParameters: parameters)
         }
+    }
+
+    /// The same fixture (authority, clock, HTTP client) talking to another provider on the same database.
+    func at(_ baseURL: String) -> ProviderFixture {
+        var copy = self
+        copy.baseURL = baseURL
+        return copy
     }
 
     func shutdown() async {
@@ -130,7 +140,7 @@ struct ProviderFixture {
         _ method: OpenID4VPHTTPRequest.Method, _ path: String, json: JSONObject? = nil, body: Data? = nil,
         contentType: String? = nil, session: String? = nil
     ) async throws -> Answer {
-        guard let url = URL(string: server.baseURL + path) else { throw FixtureError("bad path \(path)") }
+        guard let url = URL(string: baseURL + path) else { throw FixtureError("bad path \(path)") }
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append(("Content-Type", contentType)) } else if json != nil { headers.append(("Content-Type", "application/json")) }
         if let session { headers.append(("Authorization", "Bearer \(session)")) }
