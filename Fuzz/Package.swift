@@ -56,6 +56,16 @@ let package = Package(
             path: "oid4vp",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        .executableTarget(
+            name: "FuzzAttestation",
+            dependencies: [
+                .product(name: "DeviceAttestation", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "attestation",
+            exclude: ["seeds"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
