@@ -24,11 +24,16 @@ public struct AppAttestTestAuthority: Sendable {
         commonName: String, notBefore: Date, notAfter: Date, random: (any RandomSource)?
     ) throws(DeviceAttestationError) -> AppAttestTestAuthority {
         // Same certificate profile as the Android test authority: CA root and CA intermediate, P-256.
-        let base = try AndroidTestAttestationAuthority.generate(
-            commonName: commonName, notBefore: notBefore, notAfter: notAfter, random: random)
-        return AppAttestTestAuthority(
-            rootCertificate: base.rootCertificate, intermediateCertificate: base.intermediateCertificate,
-            intermediateKey: base.intermediateKey)
+        AppAttestTestAuthority(sharing: try AndroidTestAttestationAuthority.generate(
+            commonName: commonName, notBefore: notBefore, notAfter: notAfter, random: random))
+    }
+
+    /// An authority on the root and intermediate of an Android test authority: one test root then stands for both
+    /// platforms (what `tessera wallet-instance test-root` writes and `--trust-test-attestation-root` trusts).
+    public init(sharing authority: AndroidTestAttestationAuthority) {
+        rootCertificate = authority.rootCertificate
+        intermediateCertificate = authority.intermediateCertificate
+        intermediateKey = authority.intermediateKey
     }
 
     /// The attestation object `attestKey` would return for `publicKey`, and its keyId (SHA-256 of the X9.63 point).
