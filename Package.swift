@@ -23,6 +23,9 @@ let package = Package(
         .library(name: "DeviceAttestation", targets: ["DeviceAttestation"]),
         .library(name: "WalletInstanceKit", targets: ["WalletInstanceKit"]),
         .library(name: "WalletProvider", targets: ["WalletProvider"]),
+        .library(name: "LedgerProtocol", targets: ["LedgerProtocol"]),
+        .library(name: "Ledger", targets: ["Ledger"]),
+        .library(name: "VaultClient", targets: ["VaultClient"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -191,6 +194,27 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // The ledger's wire constructions (Seal, AAD, LAT proof, device signature, KDF parameters): layer 1.
+        .target(
+            name: "LedgerProtocol",
+            dependencies: ["TesseraCore", "TesseraJOSE", "Argon2", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"]
+        ),
+        .target(
+            name: "VaultClient",
+            dependencies: ["TesseraCore", "TesseraJOSE", "LedgerProtocol", "OpenID4VP", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"]
+        ),
+        .target(
+            name: "Ledger",
+            dependencies: [
+                "TesseraCore", "TesseraJOSE", "LedgerProtocol", "ServiceSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+            ],
+            exclude: ["README.md"]
+        ),
         .target(
             name: "VerifierService",
             dependencies: [
@@ -228,6 +252,9 @@ let package = Package(
                 "WalletInstanceKit",
                 "WalletProvider",
                 "Argon2",
+                "LedgerProtocol",
+                "Ledger",
+                "VaultClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -385,6 +412,13 @@ let package = Package(
                 .product(name: "Vapor", package: "vapor"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "LedgerTests",
+            dependencies: [
+                "TesseraTestSupport", "Ledger", "LedgerProtocol", "VaultClient", "ServiceSupport", "Argon2", "OpenID4VP", "TesseraJOSE",
+                "TesseraCore", "HolderKit", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "TesseraCLITests",

@@ -8,14 +8,17 @@ import Vapor
 /// loaded (or created) from the provider directory. `start` returns once the socket listens.
 public final class WalletProviderServer: Sendable {
     private let app: Application
+    /// The services the routes answer with (also what `@_spi(Benchmarks)` drives, ProviderBenchmarkSupport.swift).
+    let services: ProviderServices
     /// The entity identifier and base of every endpoint (`publicBaseURL`, else `http://host:port`).
     public let baseURL: String
     public let port: Int
     /// The provider's federation key thumbprint (`kid`).
     public let keyID: String
 
-    private init(app: Application, baseURL: String, port: Int, keyID: String) {
+    private init(app: Application, services: ProviderServices, baseURL: String, port: Int, keyID: String) {
         self.app = app
+        self.services = services
         self.baseURL = baseURL
         self.port = port
         self.keyID = keyID
@@ -28,36 +31,22 @@ public final class WalletProviderServer: Sendable {
         passwordParameters: Argon2Parameters = .rfc9106LowMemory
     ) async throws(WalletProviderError) -> WalletProviderServer {
         let key = try ProviderKey.loadOrCreate(in: configuration.directory)
-        let app: Application
-        do {
-            app = try await Application.make(Environment(name: "production", arguments: ["tessera-provider"]))
-        } catch {
-            throw .startup("cannot create the application: \(error)")
-        }
-        app.logger.logLevel = .warning
-        app.middleware = Middlewares()
-        app.middleware.use(WireErrorMiddleware())
-        app.routes.defaultMaxBodySize = "64kb"
         let box = ServicesBox()
+        let started: ServiceApplication.Started
         do {
-            try configuration.database.configure(app)
-            app.migrations.add(CreateProviderSchema())
-            try await app.autoMigrate()
-            try await configuration.database.tune(app)
-            Routes(box: box).register(on: app)
-            app.http.server.configuration.hostname = host
-            app.http.server.configuration.port = port
-            try await app.asyncBoot()
-            try await app.server.start(address: .hostname(host, port: port))
+            started = try await ServiceApplication.start(
+                name: "tessera-provider", database: configuration.database, migrations: [CreateProviderSchema()],
+                host: host, port: port
+            ) { app in Routes(box: box).register(on: app) }
         } catch {
-            try? await app.asyncShutdown()
             throw .startup("\(error)")
         }
-        let boundPort = app.http.server.shared.localAddress?.port ?? port
-        let url = configuration.publicBaseURL ?? "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort)"
-        box.set(ProviderServices(
-            configuration: configuration, key: key, baseURL: url, database: app.db, passwordParameters: passwordParameters))
-        return WalletProviderServer(app: app, baseURL: url, port: boundPort, keyID: key.kid)
+        let app = started.app
+        let url = configuration.publicBaseURL ?? ServiceApplication.baseURL(host: host, port: started.port)
+        let services = ProviderServices(
+            configuration: configuration, key: key, baseURL: url, database: app.db, passwordParameters: passwordParameters)
+        box.set(services)
+        return WalletProviderServer(app: app, services: services, baseURL: url, port: started.port, keyID: key.kid)
     }
 
     public func shutdown() async {

@@ -1,39 +1,4 @@
-import Fluent
-import Foundation
-import SQLKit
 import ServiceSupport
 
-/// SQL access shared by the stores: every failure of the database becomes `503 temporarily_unavailable`
-/// (RFC 6749 §5.2) without its details; the caller's own rule errors pass through.
-struct ProviderSQL: Sendable {
-    let database: any Database
-
-    var sql: any SQLDatabase {
-        get throws(WireError) {
-            guard let sql = database as? any SQLDatabase else { throw .server }
-            return sql
-        }
-    }
-
-    func run<T>(_ body: (any SQLDatabase) async throws -> T) async throws(WireError) -> T {
-        let sql = try self.sql
-        do {
-            return try await body(sql)
-        } catch let error as WireError {
-            throw error
-        } catch {
-            throw WireError(.serviceUnavailable, "temporarily_unavailable", "the database is not available")
-        }
-    }
-
-    /// One transaction for a request's writes (one commit, one WAL sync).
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (ProviderSQL) async throws -> T) async throws(WireError) -> T {
-        do {
-            return try await database.transaction { db in try await body(ProviderSQL(database: db)) }
-        } catch let error as WireError {
-            throw error
-        } catch {
-            throw WireError(.serviceUnavailable, "temporarily_unavailable", "the database is not available")
-        }
-    }
-}
+/// The provider's stores share ServiceSupport's SQL access (503 on database failure, one transaction per request).
+typealias ProviderSQL = ServiceSQL

@@ -1,0 +1,56 @@
+import Fluent
+import Foundation
+import Vapor
+
+/// The start-up every Tessera service shares: a production Vapor application with only the wire-error middleware,
+/// its database registered, migrated and tuned, its routes, listening on `host:port` (0 picks a free port).
+public enum ServiceApplication {
+    public struct Started: Sendable {
+        public let app: Application
+        /// The port the socket is bound to.
+        public let port: Int
+    }
+
+    public static func start(
+        name: String, database: ServiceDatabase, migrations: [any Migration], host: String, port: Int,
+        maxBodySize: ByteCount = "64kb", routes: (Application) throws -> Void
+    ) async throws -> Started {
+        let app = try await prepare(name: name, database: database, migrations: migrations)
+        app.routes.defaultMaxBodySize = maxBodySize
+        do {
+            try routes(app)
+            app.http.server.configuration.hostname = host
+            app.http.server.configuration.port = port
+            try await app.asyncBoot()
+            try await app.server.start(address: .hostname(host, port: port))
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        return Started(app: app, port: app.http.server.shared.localAddress?.port ?? port)
+    }
+
+    /// The application with its database registered, migrated and tuned, not serving: what a command that only
+    /// touches the database (`tessera ledger invite`) needs. Shut it down with `asyncShutdown()`.
+    public static func prepare(name: String, database: ServiceDatabase, migrations: [any Migration]) async throws -> Application {
+        let app = try await Application.make(Environment(name: "production", arguments: [name]))
+        app.logger.logLevel = .warning
+        app.middleware = Middlewares()
+        app.middleware.use(WireErrorMiddleware())
+        do {
+            try database.configure(app)
+            for migration in migrations { app.migrations.add(migration) }
+            try await app.autoMigrate()
+            try await database.tune(app)
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        return app
+    }
+
+    /// `http://host:port`, with IPv6 literals bracketed.
+    public static func baseURL(host: String, port: Int) -> String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+}
