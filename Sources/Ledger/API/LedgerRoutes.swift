@@ -1,0 +1,67 @@
+import Foundation
+import LedgerProtocol
+import ServiceSupport
+import TesseraJOSE
+import Vapor
+
+/// `/api/v1/…`: enrollment and authentication. Every answer is JSON with `Cache-Control: no-store`; every error
+/// `{error, error_description}`.
+struct LedgerRoutes: Sendable {
+    let services: LedgerServices
+
+    func register(on routes: any RoutesBuilder) {
+        let api = routes.grouped("api", "v1")
+        let enrollment = EnrollmentService(services: services)
+        let authentication = AuthenticationService(services: services)
+        api.post("enroll", "start") { request async throws -> Response in
+            try limit(request)
+            return JSONBody.response(try await enrollment.start(try body(request)), status: .created)
+        }
+        api.post("enroll", "set-password") { request async throws -> Response in
+            try limit(request)
+            try await enrollment.setPassword(try body(request))
+            return JSONBody.empty(.noContent)
+        }
+        api.post("enroll", "finalize") { request async throws -> Response in
+            try limit(request)
+            return JSONBody.response(try await enrollment.finalize(try body(request)), status: .created)
+        }
+        api.post("action", "request") { request async throws -> Response in
+            try limit(request)
+            let parsed = try body(request)
+            if let user = parsed.json["user_guid"]?.stringValue, !services.limiter.allow("user:" + user, limit: services.configuration.perUserPerMinute) {
+                throw WireError(.tooManyRequests, "rate_limited", "too many requests for this user: slow down")
+            }
+            let signed = AuthenticationService.SignedRequest(
+                signature: request.headers.first(name: DeviceSignature.signatureHeader),
+                timestamp: request.headers.first(name: DeviceSignature.timestampHeader),
+                nonce: request.headers.first(name: DeviceSignature.nonceHeader),
+                method: request.method.rawValue, path: request.url.path,
+                body: request.body.data.map { Data($0.readableBytesView) } ?? Data())
+            return JSONBody.response(try await authentication.requestAction(parsed, signed: signed))
+        }
+        api.post("auth", "execute") { request async throws -> Response in
+            try limit(request)
+            return JSONBody.response(try await authentication.execute(bearer: Self.bearer(request), try body(request)))
+        }
+    }
+
+    private func limit(_ request: Request) throws(WireError) {
+        let address = request.remoteAddress?.ipAddress ?? "unknown"
+        guard services.limiter.allow("ip:" + address, limit: services.configuration.perAddressPerMinute) else {
+            throw WireError(.tooManyRequests, "rate_limited", "too many requests from this address: slow down")
+        }
+    }
+
+    private func body(_ request: Request) throws(WireError) -> LedgerBody {
+        guard let json = JSONBody.object(of: request) else {
+            throw WireError(.badRequest, "invalid_request", "the body must be a JSON object (application/json, at most 64 KiB)")
+        }
+        return LedgerBody(json: json)
+    }
+
+    static func bearer(_ request: Request) -> String? {
+        guard let value = request.headers.first(name: .authorization), value.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+    }
+}

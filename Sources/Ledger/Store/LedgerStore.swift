@@ -1,0 +1,144 @@
+import Crypto
+import Foundation
+import SQLKit
+import ServiceSupport
+import TesseraJOSE
+
+/// Every statement the ledger runs. Single-use values are taken by one conditional statement, so of any number of
+/// concurrent uses exactly one succeeds.
+struct LedgerStore: Sendable {
+    let db: ServiceSQL
+
+    static func hashID(_ secret: String) -> String { Base64URL.encode(SHA256.hash(data: Data(secret.utf8))) }
+
+    // MARK: invitations
+
+    func insertInvitation(code: String, expiresAt: Date) async throws(WireError) {
+        try await db.run { sql in
+            try await sql.insert(into: "lg_invitations").columns("id", "expires_at", "used")
+                .values(SQLBind(Self.hashID(code)), SQLBind(expiresAt.timeIntervalSince1970), SQLBind(false)).run()
+        }
+    }
+
+    func consumeInvitation(code: String, now: Date) async throws(WireError) -> Bool {
+        try await db.run { sql in
+            try await sql.update("lg_invitations").set("used", to: SQLBind(true))
+                .where("id", .equal, Self.hashID(code)).where("used", .equal, SQLBind(false))
+                .where("expires_at", .greaterThan, now.timeIntervalSince1970)
+                .returning("id").first() != nil
+        }
+    }
+
+    // MARK: users
+
+    func user(_ guid: String) async throws(WireError) -> UserRow? {
+        guard guid.utf8.count <= 64 else { return nil }
+        return try await db.run { sql in
+            try await sql.select().columns("*").from("lg_users").where("id", .equal, guid).first(decoding: UserRow.self)
+        }
+    }
+
+    func recordFailure(_ guid: String, limit: Int, lockUntil: Date) async throws(WireError) {
+        try await db.run { sql in
+            try await sql.raw("""
+                UPDATE lg_users SET failed_attempts = failed_attempts + 1,
+                  locked_until = CASE WHEN failed_attempts + 1 >= \(bind: limit) THEN \(bind: lockUntil.timeIntervalSince1970) ELSE locked_until END
+                WHERE id = \(bind: guid)
+                """).run()
+        }
+    }
+
+    // MARK: transaction keys
+
+    /// Marks the key used if it is the user's and unused; returns its sealed private half.
+    func consumeKey(_ keyID: String, user: String) async throws(WireError) -> String? {
+        guard keyID.utf8.count <= 64 else { return nil }
+        return try await db.run { sql in
+            try await sql.update("lg_transaction_keys").set("used", to: SQLBind(true))
+                .where("id", .equal, keyID).where("user_guid", .equal, user).where("used", .equal, SQLBind(false))
+                .returning("private_sealed").first(decoding: SealedRow.self)?.private_sealed
+        }
+    }
+
+    func keyExists(_ keyID: String, user: String) async throws(WireError) -> Bool {
+        try await db.run { sql in
+            try await sql.select().column("id").from("lg_transaction_keys")
+                .where("id", .equal, keyID).where("user_guid", .equal, user).first() != nil
+        }
+    }
+
+    func unusedKeys(user: String) async throws(WireError) -> [KeyRow] {
+        try await db.run { sql in
+            try await sql.select().columns("id", "public_key").from("lg_transaction_keys")
+                .where("user_guid", .equal, user).where("used", .equal, SQLBind(false))
+                .orderBy("created_at").orderBy("id").all(decoding: KeyRow.self)
+        }
+    }
+
+    // MARK: device nonces and action tokens
+
+    /// Records a device nonce; false when it was seen before (a replay).
+    func useDeviceNonce(user: String, nonce: String, expiresAt: Date, now: Date) async throws(WireError) -> Bool {
+        try await db.run { sql in
+            try await sql.delete(from: "lg_device_nonces").where("expires_at", .lessThan, now.timeIntervalSince1970).run()
+            let inserted = try await sql.insert(into: "lg_device_nonces").columns("id", "expires_at")
+                .values(SQLBind("\(user)|\(nonce)"), SQLBind(expiresAt.timeIntervalSince1970))
+                .ignoringConflicts().returning("id").first()
+            return inserted != nil
+        }
+    }
+
+    func insertActionToken(token: String, jti: String, user: String, scope: String, keyID: String, expiresAt: Date) async throws(WireError) {
+        try await db.run { sql in
+            try await sql.insert(into: "lg_action_tokens").columns("id", "jti", "user_guid", "scope", "use_key_id", "expires_at", "used")
+                .values(SQLBind(Self.hashID(token)), SQLBind(jti), SQLBind(user), SQLBind(scope), SQLBind(keyID),
+                        SQLBind(expiresAt.timeIntervalSince1970), SQLBind(false)).run()
+        }
+    }
+
+    func consumeActionToken(_ token: String, now: Date) async throws(WireError) -> ActionTokenRow? {
+        guard token.utf8.count <= 128 else { return nil }
+        return try await db.run { sql in
+            try await sql.update("lg_action_tokens").set("used", to: SQLBind(true))
+                .where("id", .equal, Self.hashID(token)).where("used", .equal, SQLBind(false))
+                .where("expires_at", .greaterThan, now.timeIntervalSince1970)
+                .returning("jti", "user_guid", "scope", "use_key_id").first(decoding: ActionTokenRow.self)
+        }
+    }
+
+    // MARK: enrollments
+
+    func enrollment(session: String, now: Date) async throws(WireError) -> EnrollmentRow? {
+        guard session.utf8.count <= 128 else { return nil }
+        return try await db.run { sql in
+            try await sql.select().columns("id", "user_guid", "password_key_id", "password_hash_sealed").from("lg_enrollments")
+                .where("id", .equal, Self.hashID(session)).where("expires_at", .greaterThan, now.timeIntervalSince1970)
+                .first(decoding: EnrollmentRow.self)
+        }
+    }
+
+    func setPasswordHash(session: String, sealed: String) async throws(WireError) {
+        try await db.run { sql in
+            try await sql.update("lg_enrollments").set("password_hash_sealed", to: SQLBind(sealed))
+                .where("id", .equal, Self.hashID(session)).run()
+        }
+    }
+
+    /// Takes the enrollment (it finalizes once).
+    func takeEnrollment(session: String, now: Date) async throws(WireError) -> EnrollmentRow? {
+        try await db.run { sql in
+            try await sql.delete(from: "lg_enrollments").where("id", .equal, Self.hashID(session))
+                .where("expires_at", .greaterThan, now.timeIntervalSince1970)
+                .returning("id", "user_guid", "password_key_id", "password_hash_sealed").first(decoding: EnrollmentRow.self)
+        }
+    }
+
+    // MARK: CEKs
+
+    func cek(user: String, version: Int) async throws(WireError) -> String? {
+        try await db.run { sql in
+            try await sql.select().column("private_sealed").from("lg_ceks").where("id", .equal, "\(user)|\(version)")
+                .first(decoding: SealedRow.self)?.private_sealed
+        }
+    }
+}
