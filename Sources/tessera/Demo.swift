@@ -68,5 +68,7 @@ struct Demo: AsyncParsableCommand {
         try await DemoRemote.run()
         print("")
         try await DemoWalletProvider.run()
+        print("")
+        try await DemoLedger.run()
     }
 }

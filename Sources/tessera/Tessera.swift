@@ -5,11 +5,11 @@ import ArgumentParser
 struct Tessera: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
-        abstract: "Digital identity wallet toolkit: ISO 18013-5 proximity (mDL), OpenID4VP, SD-JWT VC, an IT-Wallet Wallet Provider.",
-        version: "0.7.0",
+        abstract: "Digital identity wallet toolkit: ISO 18013-5 proximity (mDL), OpenID4VP, SD-JWT VC, an IT-Wallet Wallet Provider, a personal vault ledger.",
+        version: "0.8.0",
         subcommands: [
             Demo.self, CBORCommand.self, MDocCommand.self, SDJWTCommand.self, WalletCommand.self, HolderCommand.self,
-            VerifierCommand.self, ProviderCommand.self, WalletInstanceCommand.self,
+            VerifierCommand.self, ProviderCommand.self, WalletInstanceCommand.self, LedgerCommand.self, VaultCommand.self,
         ],
         defaultSubcommand: nil
     )

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Ledger
+import ServiceSupport
+
+/// `tessera ledger …`: the personal vault's ledger service.
+struct LedgerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ledger", abstract: "Personal vault ledger (enrollment, password authentication).",
+        subcommands: [LedgerServe.self, LedgerInvite.self])
+
+    struct Location: ParsableArguments {
+        @Option(help: "Database URL (default: $DATABASE_URL, else SQLite under the ledger directory).") var database: String?
+        @Option(name: .customLong("operator-dir"), help: "Ledger directory: master key, SQLite file (default: $TESSERA_HOME/ledger).")
+        var operatorDirectory: String?
+
+        func configuration() throws -> LedgerConfiguration {
+            let directory = operatorDirectory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("ledger")
+            let url = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"] ?? directory.appendingPathComponent("ledger.sqlite").path
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                return LedgerConfiguration(database: try ServiceDatabase(url: url), directory: directory)
+            } catch {
+                throw UserFacingError("--database: \(error)")
+            }
+        }
+    }
+}
+
+/// `tessera ledger serve`.
+struct LedgerServe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the ledger (/api/v1: enroll/start, enroll/set-password, enroll/finalize, action/request, auth/execute).",
+        discussion: """
+            The master key that seals every stored private key and LAT is ledger-master.key in the ledger directory \
+            (32 bytes, 0600, created on first start): back it up, and never share it.
+            """)
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on (0 picks a free one).") var port = 8095
+    @OptionGroup var location: LedgerCommand.Location
+    @Option(name: .customLong("kdf-cost"), help: "Argon2id cost the devices run, m=KIB,t=ITERATIONS,p=LANES (default m=65536,t=3,p=4).")
+    var kdfCost: String?
+
+    func run() async throws {
+        var configuration = try location.configuration()
+        if let kdfCost {
+            let cost = try ProviderSetup.parseArgon2Cost(kdfCost)
+            configuration.kdfMemoryKiB = cost.memoryKiB
+            configuration.kdfIterations = cost.iterations
+            configuration.kdfParallelism = cost.parallelism
+        }
+        let server: LedgerServer
+        do {
+            server = try await LedgerServer.start(configuration, host: host, port: port)
+        } catch {
+            throw UserFacingError("\(error)")
+        }
+        FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
+        await VerifierServe.waitForTermination()
+        await server.shutdown()
+    }
+}
+
+/// `tessera ledger invite`: a new single-use invitation code, printed on the last line.
+struct LedgerInvite: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "invite", abstract: "Create a single-use invitation code (valid 7 days).")
+    @OptionGroup var location: LedgerCommand.Location
+
+    func run() async throws {
+        let code: String
+        do {
+            code = try await LedgerServer.invite(try location.configuration())
+        } catch let error as UserFacingError {
+            throw error
+        } catch {
+            throw UserFacingError("\(error)")
+        }
+        print(code)
+    }
+}
