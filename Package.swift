@@ -186,7 +186,7 @@ let package = Package(
         .target(
             name: "WalletProvider",
             dependencies: [
-                "TesseraCore", "TesseraJOSE", "Argon2", "DeviceAttestation", "OpenID4VP", "ServiceSupport",
+                "TesseraCore", "TesseraJOSE", "TesseraQR", "Argon2", "DeviceAttestation", "OpenID4VP", "ServiceSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Vapor", package: "vapor"),

@@ -16,6 +16,8 @@ struct ProviderServices: Sendable {
     let accounts: AccountService
     let registration: RegistrationService
     let token: TokenService
+    /// MACs the portal's pre-login CSRF tokens and enrolment tickets (derived from the provider key).
+    let portalKey: PortalKey
 
     init(configuration: WalletProviderConfiguration, key: ProviderKey, baseURL: String, database: any Database,
          passwordParameters: Argon2Parameters) {
@@ -28,6 +30,7 @@ struct ProviderServices: Sendable {
         accounts = AccountService(store: AccountStore(db: sql), configuration: configuration, passwordParameters: passwordParameters)
         registration = RegistrationService(configuration: configuration, nonces: nonceStore, instances: instances)
         token = TokenService(configuration: configuration, baseURL: baseURL, key: key, nonces: nonceStore, instances: instances)
+        portalKey = PortalKey(providerKey: key)
     }
 
     /// `GET /nonce`: 32 random bytes (base64url), single use, valid for `nonceLifetime`.

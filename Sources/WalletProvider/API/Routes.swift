@@ -41,6 +41,7 @@ struct Routes: Sendable {
             return Response(status: .ok, headers: headers, body: .init(string: OpenAPIDocument.json))
         }
         AccountRoutes(box: box).register(on: routes.grouped("api"))
+        PortalRoutes(box: box).register(on: routes.grouped("portal"))
     }
 }
 

@@ -29,7 +29,16 @@ struct AccountService: Sendable {
         let expiresAt: Date
     }
 
-    /// Creates an account whose second factor is pending until the first login with a valid TOTP code.
+    /// The second factor of an account between sign-up and its first accepted code: what an enrolment page shows.
+    struct PendingEnrolment: Sendable {
+        let email: String
+        let totp: TOTP
+        var secretBase32: String { Base32.encode(totp.secret) }
+        var provisioningURI: String { totp.provisioningURI(account: email, issuer: AccountService.issuer) }
+    }
+
+    /// Creates an account whose second factor is pending until a first valid TOTP code: at the first login, or at
+    /// the portal's enrolment (`confirmEnrolment`).
     func signUp(email: String, password: String) async throws(WireError) -> SignedUp {
         guard Self.isPlausibleEmail(email) else { throw WireError(.badRequest, "invalid_request", "email is not an e-mail address") }
         guard (12...256).contains(password.count) else {
@@ -72,6 +81,39 @@ struct AccountService: Sendable {
             throw denied
         }
         return try await openSession(accountID: account.id, now: now)
+    }
+
+    /// The account's pending second factor, or nil when there is no such account or a code was already accepted:
+    /// the secret is shown only while nobody has proven to hold it.
+    func pendingEnrolment(accountID: String) async throws(WireError) -> PendingEnrolment? {
+        guard let account = try await store.find(id: accountID), let secret = Self.pendingSecret(account) else { return nil }
+        return PendingEnrolment(email: account.email, totp: TOTP(secret: secret))
+    }
+
+    /// Enrolment (RFC 6238): the first code of the authenticator app turns the pending second factor on and opens a
+    /// session. The caller knows the account only from the ticket its sign-up handed out (the password was set a
+    /// moment before). A wrong code counts as a failed login: the same lockout bounds guessing.
+    func confirmEnrolment(accountID: String, code: String) async throws(WireError) -> Session {
+        let now = configuration.clock.now()
+        guard let account = try await store.find(id: accountID), let secret = Self.pendingSecret(account) else {
+            throw WireError(.conflict, "invalid_request", "this account has no pending second factor")
+        }
+        guard account.locked_until <= now.timeIntervalSince1970 else {
+            throw WireError(.tooManyRequests, "temporarily_unavailable", "too many failed logins: the account is locked for a while")
+        }
+        guard let step = TOTP(secret: secret).matchingCounter(code, at: now),
+            try await store.enableSecondFactor(id: account.id, totpStep: step)
+        else {
+            try await store.recordFailure(id: account.id, limit: Self.failureLimit, lockUntil: now.addingTimeInterval(Self.lockout))
+            throw WireError(.unauthorized, "invalid_grant", "the code is wrong")
+        }
+        return try await openSession(accountID: account.id, now: now)
+    }
+
+    /// The TOTP secret of an account whose second factor is not enabled yet.
+    private static func pendingSecret(_ account: AccountRow) -> [UInt8]? {
+        guard !account.totp_enabled, let secret = account.totp_secret.flatMap(Base32.decode), !secret.isEmpty else { return nil }
+        return secret
     }
 
     private func openSession(accountID: String, now: Date) async throws(WireError) -> Session {

@@ -80,6 +80,18 @@ struct AccountStore: Sendable {
         }
     }
 
+    /// Turns a pending second factor on with its first code, in one statement: only while it is still pending and
+    /// for a step newer than any accepted (so a concurrent login or a second confirmation cannot both use one code).
+    func enableSecondFactor(id: String, totpStep: Int64) async throws(WireError) -> Bool {
+        try await db.run { sql in
+            try await sql.update("wp_accounts").set("last_totp_step", to: SQLBind(totpStep))
+                .set("failed_logins", to: SQLBind(0)).set("totp_enabled", to: SQLBind(true))
+                .where("id", .equal, id).where("totp_enabled", .equal, SQLBind(false))
+                .where("last_totp_step", .lessThan, totpStep)
+                .returning("id").first() != nil
+        }
+    }
+
     func createSession(id: String, accountID: String, csrfToken: String, expiresAt: Date) async throws(WireError) {
         try await db.run { sql in
             try await sql.insert(into: "wp_sessions").columns("id", "account_id", "csrf_token", "expires_at")
