@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "DeviceAttestation", targets: ["DeviceAttestation"]),
         .library(name: "WalletInstanceKit", targets: ["WalletInstanceKit"]),
         .library(name: "WalletProvider", targets: ["WalletProvider"]),
+        .library(name: "NATSClient", targets: ["NATSClient"]),
         .library(name: "LedgerProtocol", targets: ["LedgerProtocol"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "VaultClient", targets: ["VaultClient"]),
@@ -36,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
         .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
@@ -191,6 +193,19 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
+            ],
+            exclude: ["README.md"]
+        ),
+        // NATS client protocol on SwiftNIO, nkeys and operator-mode JWTs (layer 1).
+        .target(
+            name: "NATSClient",
+            dependencies: [
+                "TesseraCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             exclude: ["README.md"]
         ),
@@ -410,6 +425,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Vapor", package: "vapor"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "NATSClientTests",
+            dependencies: [
+                "NATSClient", "TesseraCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -66,6 +66,13 @@ let package = Package(
             exclude: ["seeds"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        .executableTarget(
+            name: "FuzzNATS",
+            dependencies: [.product(name: "NATSClient", package: "Tessera")],
+            path: "nats",
+            exclude: ["seeds"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

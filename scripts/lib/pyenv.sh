@@ -5,7 +5,7 @@
 # the venv exists, its stamp matches the requirements file and the peers import. Sets PYENV_PYTHON.
 
 # Modules the tests import from the venv (checked after every setup).
-PEER_MODULES="cbor2, pycose, pymdoccbor, zxingcpp, PIL, qrcode, jwcrypto, sd_jwt, selenium, argon2"
+PEER_MODULES="cbor2, pycose, pymdoccbor, zxingcpp, PIL, qrcode, jwcrypto, sd_jwt, selenium, argon2, nats, nkeys, nacl"
 
 ensure_pyenv() {
   local dir=$PWD/.build/pyenv
