@@ -16,6 +16,9 @@ let package = Package(
         .package(name: "Tessera", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
     ],
     targets: [
         .executableTarget(
@@ -77,6 +80,27 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "VerifierServiceBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
+            name: "WalletProviderBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WalletProvider", package: "Tessera"),
+                .product(name: "DeviceAttestation", package: "Tessera"),
+                .product(name: "Argon2", package: "Tessera"),
+                .product(name: "TesseraCBOR", package: "Tessera"),
+                .product(name: "TesseraCore", package: "Tessera"),
+                .product(name: "TesseraJOSE", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Vapor", package: "vapor"),
+            ],
+            path: "WalletProviderBenchmarks",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]

@@ -18,11 +18,12 @@ enum KeyAttestation: Sendable {
             return
         }
         guard let list = String(data: bytes, encoding: .utf8) else { return nil }
-        let parts = list.split(separator: ",", omittingEmptySubsequences: false)
+        // Split on the UTF-8 bytes (',' is ASCII): splitting the String walks grapheme clusters, far slower.
+        let parts = list.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
         guard (1...Self.maxCertificates).contains(parts.count) else { return nil }
         var chain: [Data] = []
         for part in parts {
-            guard let der = Base64Any.decode(String(part)), der.first == 0x30 else { return nil }
+            guard let der = Base64Any.decode(Substring(part)), der.first == 0x30 else { return nil }
             chain.append(der)
         }
         self = .android(chain: chain)
@@ -38,12 +39,30 @@ enum KeyAttestation: Sendable {
 
 /// Standard or URL-safe base64, padded or not (wallets differ); the decoded bytes are what is compared.
 enum Base64Any {
-    static func decode(_ text: String) -> Data? {
-        var normalized = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        normalized = normalized.trimmingCharacters(in: .whitespacesAndNewlines)
-        let remainder = normalized.utf8.count % 4
+    /// Works on the UTF-8 bytes: Foundation's `replacingOccurrences`/`trimmingCharacters` go through NSString on
+    /// Linux and cost more than verifying the attestation's signatures (Benchmarks/WalletProviderBenchmarks).
+    static func decode(_ text: some StringProtocol) -> Data? {
+        let scalars = text.unicodeScalars
+        // Whitespace and newlines around the value are ignored; inside it they make the value invalid, as anything
+        // not ASCII does.
+        let blank = CharacterSet.whitespacesAndNewlines
+        guard let first = scalars.firstIndex(where: { !blank.contains($0) }),
+            let last = scalars.lastIndex(where: { !blank.contains($0) })
+        else { return Data() }
+        let value = text.utf8[first..<scalars.index(after: last)]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.count + 2)
+        for byte in value {
+            switch byte {
+            case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): bytes.append(UInt8(ascii: "/"))
+            case 0x80...: return nil
+            default: bytes.append(byte)
+            }
+        }
+        let remainder = bytes.count % 4
         if remainder == 1 { return nil }
-        if remainder > 0 { normalized += String(repeating: "=", count: 4 - remainder) }
-        return Data(base64Encoded: normalized)
+        if remainder > 0 { bytes += repeatElement(UInt8(ascii: "="), count: 4 - remainder) }
+        return Data(base64Encoded: Data(bytes))
     }
 }

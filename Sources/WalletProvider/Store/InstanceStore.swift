@@ -33,32 +33,23 @@ struct InstanceStore: Sendable {
         Base64URL.encode(SHA256.hash(data: Data(hardwareKeyTag.utf8)))
     }
 
-    /// Inserts a new instance; false when the hardware key tag is already registered (a unique index decides,
-    /// so two concurrent registrations of one tag cannot both succeed).
+    /// Inserts a new instance; false when the hardware key tag is already registered. One statement,
+    /// `INSERT … ON CONFLICT DO NOTHING RETURNING id`: the primary key (derived from the tag) and the unique tag
+    /// index decide, so two concurrent registrations of one tag cannot both succeed.
     func insert(
         accountID: String, hardwareKeyTag: String, publicKeyJWK: String, platform: String, device: String,
         signCount: Int64, now: Date
     ) async throws(WireError) -> Bool {
         let id = Self.instanceID(hardwareKeyTag: hardwareKeyTag)
         return try await db.run { sql in
-            let existing = try await sql.select().column("id").from("wp_wallet_instances")
-                .where("id", .equal, id).first()
-            guard existing == nil else { return false }
-            do {
-                try await sql.insert(into: "wp_wallet_instances")
-                    .columns("id", "account_id", "hardware_key_tag", "public_key", "platform", "device", "sign_count",
-                        "status", "pid_status", "created_at")
-                    .values(SQLBind(id), SQLBind(accountID), SQLBind(hardwareKeyTag), SQLBind(publicKeyJWK),
-                        SQLBind(platform), SQLBind(device), SQLBind(signCount), SQLBind(InstanceStatus.valid.rawValue),
-                        SQLBind(PIDStatus.none.rawValue), SQLBind(now.timeIntervalSince1970))
-                    .run()
-                return true
-            } catch {
-                // A concurrent insert of the same tag lost the race on the unique index.
-                let again = try await sql.select().column("id").from("wp_wallet_instances").where("id", .equal, id).first()
-                if again != nil { return false }
-                throw error
-            }
+            try await sql.insert(into: "wp_wallet_instances")
+                .columns("id", "account_id", "hardware_key_tag", "public_key", "platform", "device", "sign_count",
+                    "status", "pid_status", "created_at")
+                .values(SQLBind(id), SQLBind(accountID), SQLBind(hardwareKeyTag), SQLBind(publicKeyJWK),
+                    SQLBind(platform), SQLBind(device), SQLBind(signCount), SQLBind(InstanceStatus.valid.rawValue),
+                    SQLBind(PIDStatus.none.rawValue), SQLBind(now.timeIntervalSince1970))
+                .ignoringConflicts()
+                .returning("id").first() != nil
         }
     }
 
