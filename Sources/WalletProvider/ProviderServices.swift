@@ -12,6 +12,7 @@ struct ProviderServices: Sendable {
     let baseURL: String
     let entityConfiguration: EntityConfigurationIssuer
     let nonceStore: NonceStore
+    let noncePool: NoncePool
     let instances: InstanceStore
     let accounts: AccountService
     let registration: RegistrationService
@@ -26,6 +27,7 @@ struct ProviderServices: Sendable {
         self.baseURL = baseURL
         entityConfiguration = EntityConfigurationIssuer(key: key, configuration: configuration, baseURL: baseURL)
         nonceStore = NonceStore(db: sql)
+        noncePool = NoncePool(store: nonceStore, clock: configuration.clock, random: configuration.random, lifetime: configuration.nonceLifetime)
         instances = InstanceStore(db: sql)
         accounts = AccountService(store: AccountStore(db: sql), configuration: configuration, passwordParameters: passwordParameters)
         registration = RegistrationService(configuration: configuration, nonces: nonceStore, instances: instances)
@@ -33,11 +35,9 @@ struct ProviderServices: Sendable {
         portalKey = PortalKey(providerKey: key)
     }
 
-    /// `GET /nonce`: 32 random bytes (base64url), single use, valid for `nonceLifetime`.
+    /// `GET /nonce`: 32 random bytes (base64url), single use, valid for at least `nonceLifetime` (see `NoncePool`).
     func issueNonce() async throws(WireError) -> String {
-        let nonce = Base64URL.encode(configuration.random.bytes(32))
-        try await nonceStore.insert(nonce, expiresAt: configuration.clock.now().addingTimeInterval(configuration.nonceLifetime))
-        return nonce
+        try await noncePool.take()
     }
 
     /// The account session the request's Bearer token opens (RFC 6750 §3.1: `401 invalid_token` otherwise).

@@ -14,6 +14,16 @@ struct NonceStore: Sendable {
         }
     }
 
+    /// Many nonces in one statement (one commit): what `NoncePool` stores before it hands any of them out.
+    func insert(batch nonces: [String], expiresAt: Date) async throws(WireError) {
+        guard !nonces.isEmpty else { return }
+        try await db.run { sql in
+            var insert = sql.insert(into: "wp_nonces").columns("id", "expires_at")
+            for nonce in nonces { insert = insert.values(SQLBind(nonce), SQLBind(expiresAt.timeIntervalSince1970)) }
+            try await insert.run()
+        }
+    }
+
     /// True when the nonce existed, was unexpired and is now used up.
     func consume(_ nonce: String, now: Date) async throws(WireError) -> Bool {
         guard nonce.utf8.count <= 128 else { return false }
