@@ -223,7 +223,7 @@ let package = Package(
         .target(
             name: "Ledger",
             dependencies: [
-                "TesseraCore", "TesseraJOSE", "LedgerProtocol", "ServiceSupport",
+                "TesseraCore", "TesseraJOSE", "LedgerProtocol", "ServiceSupport", "NATSClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
@@ -270,6 +270,7 @@ let package = Package(
                 "LedgerProtocol",
                 "Ledger",
                 "VaultClient",
+                "NATSClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -441,7 +442,7 @@ let package = Package(
         .testTarget(
             name: "LedgerTests",
             dependencies: [
-                "TesseraTestSupport", "Ledger", "LedgerProtocol", "VaultClient", "ServiceSupport", "Argon2", "OpenID4VP", "TesseraJOSE",
+                "TesseraTestSupport", "Ledger", "LedgerProtocol", "VaultClient", "NATSClient", "ServiceSupport", "Argon2", "OpenID4VP", "TesseraJOSE",
                 "TesseraCore", "HolderKit", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -1,21 +1,33 @@
 import ArgumentParser
 import Foundation
 import Ledger
+import NATSClient
+import TesseraCore
 import ServiceSupport
 
 /// `tessera ledger …`: the personal vault's ledger service.
 struct LedgerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ledger", abstract: "Personal vault ledger (enrollment, password authentication).",
-        subcommands: [LedgerServe.self, LedgerInvite.self])
+        subcommands: [LedgerServe.self, LedgerInvite.self, LedgerNATSConfig.self])
 
     struct Location: ParsableArguments {
         @Option(help: "Database URL (default: $DATABASE_URL, else SQLite under the ledger directory).") var database: String?
         @Option(name: .customLong("operator-dir"), help: "Ledger directory: master key, SQLite file (default: $TESSERA_HOME/ledger).")
         var operatorDirectory: String?
 
+        var directory: URL { operatorDirectory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("ledger") }
+
+        /// The NATS operator and system account the ledger signs members' accounts with (seed files, 0600).
+        func natsIdentity() throws -> NATSOperatorIdentity {
+            do {
+                return try NATSOperatorIdentity.loadOrCreate(in: directory, name: "tessera-ledger", random: SystemRandomSource(), clock: SystemClock())
+            } catch {
+                throw UserFacingError("the NATS operator keys in \(directory.path): \(error)")
+            }
+        }
+
         func configuration() throws -> LedgerConfiguration {
-            let directory = operatorDirectory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("ledger")
             let url = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"] ?? directory.appendingPathComponent("ledger.sqlite").path
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -33,11 +45,13 @@ struct LedgerServe: AsyncParsableCommand {
         commandName: "serve", abstract: "Run the ledger (/api/v1: enroll/start, enroll/set-password, enroll/finalize, action/request, auth/execute).",
         discussion: """
             The master key that seals every stored private key and LAT is ledger-master.key in the ledger directory \
-            (32 bytes, 0600, created on first start): back it up, and never share it.
+            (32 bytes, 0600, created on first start): back it up, and never share it. With --nats, the NATS server \
+            must trust the ledger's operator: start it with the configuration `tessera ledger nats-config` prints.
             """)
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8095
     @OptionGroup var location: LedgerCommand.Location
+    @Option(help: "NATS server URL(s), comma-separated: finalize then creates each member's NATS account there.") var nats: String?
     @Option(name: .customLong("kdf-cost"), help: "Argon2id cost the devices run, m=KIB,t=ITERATIONS,p=LANES (default m=65536,t=3,p=4).")
     var kdfCost: String?
 
@@ -48,6 +62,9 @@ struct LedgerServe: AsyncParsableCommand {
             configuration.kdfMemoryKiB = cost.memoryKiB
             configuration.kdfIterations = cost.iterations
             configuration.kdfParallelism = cost.parallelism
+        }
+        if let nats {
+            configuration.nats = NATSProvisioner(identity: try location.natsIdentity(), servers: nats.split(separator: ",").map(String.init))
         }
         let server: LedgerServer
         do {
@@ -76,5 +93,18 @@ struct LedgerInvite: AsyncParsableCommand {
             throw UserFacingError("\(error)")
         }
         print(code)
+    }
+}
+
+/// `tessera ledger nats-config`: a nats-server configuration trusting the ledger's operator (operator mode, full
+/// resolver, the system account preloaded), so that the accounts the ledger pushes at finalize are accepted.
+struct LedgerNATSConfig: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "nats-config", abstract: "Print a nats-server configuration that trusts this ledger's operator.")
+    @Option(help: "Address the server listens on.") var listen = "127.0.0.1:4222"
+    @Option(name: .customLong("resolver-dir"), help: "The server's account directory.") var resolverDirectory = "./nats-accounts"
+    @OptionGroup var location: LedgerCommand.Location
+
+    func run() async throws {
+        print(try location.natsIdentity().serverConfiguration(listen: listen, resolverDirectory: resolverDirectory), terminator: "")
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import Ledger
+import NATSClient
+import TesseraCore
+import Testing
+import VaultClient
+
+/// Finalize mints the member's NATS identity on a real nats-server in operator mode (the ledger's operator): the
+/// account is pushed to the full resolver, and the bootstrap credentials reach only the bootstrap subjects.
+@Suite(.serialized)
+struct LedgerNATSTests {
+    @Test func finalizeMintsBootstrapCredentialsTheServerEnforces() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-ledger-nats-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let identity = try NATSOperatorIdentity.loadOrCreate(
+            in: directory.appendingPathComponent("operator"), name: "tessera-ledger-test", random: SystemRandomSource(), clock: SystemClock())
+        let server = try OperatorModeServer(identity: identity, directory: directory)
+        defer { server.stop() }
+        let fixture = try await LedgerFixture { $0.nats = NATSProvisioner(identity: identity, servers: [server.url]) }
+        defer { Task { await fixture.shutdown() } }
+
+        let client = fixture.client()
+        let enrolled = try await client.enroll(
+            ledger: fixture.server.baseURL, invitation: try await fixture.server.invite(), password: LedgerFixture.password,
+            deviceID: "d", deviceType: "linux")
+        let nats = try #require(enrolled.nats)
+        let space = try #require(nats["owner_space"])
+        #expect(space == "OwnerSpace." + enrolled.userGUID.replacingOccurrences(of: "-", with: ""))
+        let credentials = try NATSCredentials(credsFile: try #require(nats["bootstrap_creds"]))
+
+        let bootstrap = NATSClient(options: try NATSClientOptions(urls: [server.url], authentication: .credentials(credentials)))
+        try await bootstrap.connect()
+        let replies = try await bootstrap.subscribe(to: space + ".forApp.app.bootstrap.>")
+        try await bootstrap.publish(Data("hello".utf8), to: space + ".forVault.app.bootstrap")
+        try await bootstrap.flush()
+        // Anything else is refused by the server, and the connection survives it.
+        try await bootstrap.publish(Data("x".utf8), to: space + ".forVault.secrets.datastore.list")
+        await #expect(throws: NATSError.self) { try await bootstrap.flush() }
+        try await bootstrap.publish(Data("again".utf8), to: space + ".forVault.app.bootstrap")
+        try await bootstrap.flush()
+        _ = replies
+        await bootstrap.close()
+
+        // Provisioning again (a retried finalize) re-creates the same account.
+        let provisioner = NATSProvisioner(identity: identity, servers: [server.url])
+        let again = try await provisioner.provision(userGUID: enrolled.userGUID, now: Date())
+        #expect(again["account"] == nats["account"])
+    }
+}
+
+/// nats-server trusting `identity`, on a port it picks itself (`listen: 127.0.0.1:-1`), read back from its log.
+final class OperatorModeServer: Sendable {
+    let url: String
+    private let process: Process
+
+    init(identity: NATSOperatorIdentity, directory: URL) throws {
+        let binary = [ProcessInfo.processInfo.environment["NATS_SERVER"], "/usr/sbin/nats-server", "/usr/bin/nats-server"]
+            .compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let binary else { throw LedgerFixtureError("nats-server missing: run scripts/test (it installs the Debian package)") }
+        let resolver = directory.appendingPathComponent("resolver")
+        try FileManager.default.createDirectory(at: resolver, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("nats.conf"), log = directory.appendingPathComponent("nats.log")
+        try identity.serverConfiguration(listen: "127.0.0.1:-1", resolverDirectory: resolver.path)
+            .write(to: config, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["-c", config.path, "-l", log.path]
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(10)
+        var found: String?
+        while found == nil, Date() < deadline {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "Listening for client connections on ") {
+                let rest = text[range.upperBound...].prefix { !$0.isNewline }
+                found = "nats://" + rest
+            } else {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        guard let found else {
+            process.terminate()
+            throw LedgerFixtureError("nats-server did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+        url = found
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
