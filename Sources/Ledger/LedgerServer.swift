@@ -22,7 +22,7 @@ public final class LedgerServer: Sendable {
         let master = try MasterKey.loadOrCreate(in: configuration.directory, random: configuration.random)
         let box = LedgerBox()
         let started = try await ServiceApplication.start(
-            name: "tessera-ledger", database: configuration.database, migrations: [CreateLedgerSchema()], host: host, port: port
+            name: "tessera-ledger", database: configuration.database, migrations: LedgerMigrations.all, host: host, port: port
         ) { app in
             let services = LedgerServices(configuration: configuration, master: master, sql: ServiceSQL(database: app.db))
             box.services.withLock { $0 = services }
@@ -39,7 +39,7 @@ public final class LedgerServer: Sendable {
     /// An invitation code written straight to the database (`tessera ledger invite`), no server needed.
     public static func invite(_ configuration: LedgerConfiguration) async throws -> String {
         let master = try MasterKey.loadOrCreate(in: configuration.directory, random: configuration.random)
-        let app = try await ServiceApplication.prepare(name: "tessera-ledger", database: configuration.database, migrations: [CreateLedgerSchema()])
+        let app = try await ServiceApplication.prepare(name: "tessera-ledger", database: configuration.database, migrations: LedgerMigrations.all)
         do {
             let code = try await LedgerServices(configuration: configuration, master: master, sql: ServiceSQL(database: app.db)).invite()
             try await app.asyncShutdown()

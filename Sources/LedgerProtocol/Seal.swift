@@ -46,7 +46,8 @@ public struct SealedBox: Sendable, Equatable {
 /// HKDF-SHA256 (salt `VettID-HKDF-Salt-v1`, the purpose as info) to a 256-bit key, ChaCha20-Poly1305 with a random
 /// 12-byte nonce and the caller's AAD. Opening fails closed on any mismatch.
 public enum Seal {
-    public static let hkdfSalt = Data("VettID-HKDF-Salt-v1".utf8)
+    /// Computed, not stored: a `Data` held in a global is reported as a leak by LeakSanitizer in the fuzz targets.
+    public static var hkdfSalt: Data { Data("VettID-HKDF-Salt-v1".utf8) }
     /// Boxes carry a password hash or a credential blob: 64 KiB is far above either.
     public static let maxCiphertextBytes = 64 * 1024
 
@@ -64,13 +65,24 @@ public enum Seal {
     public static func open(
         _ box: SealedBox, with recipient: Curve25519.KeyAgreement.PrivateKey, info: SealInfo, aad: Data
     ) throws(LedgerProtocolError) -> Data {
-        guard let epk = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: box.epk),
+        guard isCanonical(box.epk), let epk = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: box.epk),
             let nonce = try? ChaChaPoly.Nonce(data: box.nonce),
             let key = try? symmetricKey(recipient, epk, info),
             let sealed = try? ChaChaPoly.SealedBox(nonce: nonce, ciphertext: box.ciphertext.dropLast(16), tag: box.ciphertext.suffix(16)),
             let plaintext = try? ChaChaPoly.open(sealed, using: key, authenticating: aad)
         else { throw .openFailed }
         return plaintext
+    }
+
+    /// RFC 7748 §5: X25519 ignores the top bit of a u-coordinate and reduces values ≥ 2²⁵⁵ − 19, so one key has
+    /// several encodings that give the same shared secret. The epk is not an input of the HKDF, so without this check
+    /// a box with its epk's top bit flipped would still open. Only the canonical encoding (what every X25519
+    /// implementation sends) is accepted.
+    public static func isCanonical(_ u: Data) -> Bool {
+        let bytes = [UInt8](u)
+        guard bytes.count == 32, bytes[31] & 0x80 == 0 else { return false }
+        // Below p = 2²⁵⁵ − 19 = 0x7fff…ffed (little-endian: ed ff … ff 7f).
+        return bytes[31] < 0x7f || bytes[1..<31].contains { $0 != 0xff } || bytes[0] < 0xed
     }
 
     private static func symmetricKey(

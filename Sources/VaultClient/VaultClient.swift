@@ -78,8 +78,10 @@ public struct VaultClient: Sendable {
             let lat = Base64URL.bytes(state.latToken)
         else { throw .storage("the device key or LAT is damaged") }
         let clientNonce = Base64URL.encode(random.bytes(16))
-        let body: JSONObject = ["user_guid": .string(state.userGUID), "action_type": "authenticate", "client_nonce": .string(clientNonce)]
-        let bytes = body.serialized()
+        // lat_version names the LAT this device holds, so the ledger proves that one (the previous package stays
+        // usable while this device has not used the newer one: its answer may never have arrived).
+        let bytes = ActionRequest(userGUID: state.userGUID, actionType: "authenticate", clientNonce: clientNonce, latVersion: state.latVersion)
+            .json.serialized()
         let path = "/api/v1/action/request"
         let headers: [(name: String, value: String)]
         do {
@@ -109,7 +111,10 @@ public struct VaultClient: Sendable {
         let next = try Self.state(
             from: executed["credential_package"]?.objectValue, ledger: state.ledger, deviceID: state.deviceID,
             deviceKey: state.devicePrivateKey, expectedUser: state.userGUID, nats: state.nats)
-        try store.save(next)
+        // Two logins from one saved state can both succeed (the ledger accepts the version this device last used):
+        // the newest package is the one the ledger keeps, so an older one never replaces it.
+        let newerSaved = (try? store.load()).map { $0.userGUID == next.userGUID && $0.blob.cekVersion > next.blob.cekVersion } ?? false
+        if !newerSaved { try store.save(next) }
         let remaining = next.transactionKeys.count
         return Authenticated(
             usedKeyID: keyID, transactionKeys: remaining, cekVersion: next.blob.cekVersion, latVersion: next.latVersion,

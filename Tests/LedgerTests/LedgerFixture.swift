@@ -19,6 +19,15 @@ enum LedgerDatabases {
         if let url = ProcessInfo.processInfo.environment["TESSERA_TEST_POSTGRES_URL"], !url.isEmpty { names.append("postgres") }
         return names
     }
+
+    /// Fluent's migrations cannot run twice at once on one fresh database, and the suites run in parallel: the first
+    /// PostgreSQL user of a test run migrates (through `LedgerServer.invite`), the others wait for it.
+    static let postgresMigrated = Task<Void, any Error> {
+        guard let url = ProcessInfo.processInfo.environment["TESSERA_TEST_POSTGRES_URL"], !url.isEmpty else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-ledger-migrate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try await LedgerServer.invite(LedgerConfiguration(database: try ServiceDatabase(url: url), directory: directory))
+    }
 }
 
 /// A ledger on loopback (SQLite in a temporary directory, or the test PostgreSQL) with a cheap KDF (the tests
@@ -34,6 +43,7 @@ struct LedgerFixture {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let db: ServiceDatabase
         if database == "postgres", let url = ProcessInfo.processInfo.environment["TESSERA_TEST_POSTGRES_URL"] {
+            try await LedgerDatabases.postgresMigrated.value
             db = try ServiceDatabase(url: url)
         } else {
             db = .sqlite(path: directory.appendingPathComponent("ledger.sqlite").path)

@@ -60,6 +60,25 @@ struct LedgerFlowTests {
         }
     }
 
+    /// After a lockout has run out, the count starts again: one more wrong password does not lock at once.
+    @Test func theFailureCountRestartsAfterALockout() async throws {
+        let clock = LedgerTestClock(Date())
+        let fixture = try await LedgerFixture { $0.clock = clock }
+        defer { Task { await fixture.shutdown() } }
+        // The device signs with the same clock as the ledger's (its timestamps must stay within ±5 minutes).
+        let client = VaultClient(store: fixture.client().store, http: fixture.http, clock: clock)
+        _ = try await client.enroll(
+            ledger: fixture.server.baseURL, invitation: try await fixture.server.invite(), password: LedgerFixture.password,
+            deviceID: "d", deviceType: "linux")
+        for _ in 0..<5 { _ = try? await client.authenticate(password: "not the password at all") }
+        clock.advance(by: 15 * 60 + 1)
+        await #expect(throws: VaultError.ledger(status: 401, error: "invalid_credentials", description: "the password is wrong")) {
+            _ = try await client.authenticate(password: "not the password at all")
+        }
+        let result = try await client.authenticate(password: LedgerFixture.password)  // not locked
+        #expect(result.cekVersion == 2)
+    }
+
     @Test func aLedgerThatCannotProveTheLATIsRefusedBeforeAnythingIsSent() async throws {
         let fixture = try await LedgerFixture()
         defer { Task { await fixture.shutdown() } }

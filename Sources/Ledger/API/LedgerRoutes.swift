@@ -29,7 +29,10 @@ struct LedgerRoutes: Sendable {
         api.post("action", "request") { request async throws -> Response in
             try limit(request)
             let parsed = try body(request)
-            if let user = parsed.json["user_guid"]?.stringValue, !services.limiter.allow("user:" + user, limit: services.configuration.perUserPerMinute) {
+            // Only well-formed guids are counted: the limiter's table must not grow with whatever a client sends.
+            if let user = parsed.json["user_guid"]?.stringValue, user.utf8.count <= 64,
+                !services.limiter.allow("user:" + user, limit: services.configuration.perUserPerMinute)
+            {
                 throw WireError(.tooManyRequests, "rate_limited", "too many requests for this user: slow down")
             }
             let signed = AuthenticationService.SignedRequest(

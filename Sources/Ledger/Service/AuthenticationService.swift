@@ -23,9 +23,8 @@ struct AuthenticationService: Sendable {
     }
 
     func requestAction(_ body: LedgerBody, signed: SignedRequest) async throws(WireError) -> JSONObject {
-        let userGUID = try body.string("user_guid", max: 64)
-        let actionType = try body.string("action_type", max: 64)
-        let clientNonce = try body.string("client_nonce", max: 128)
+        let request = try body.decode(ActionRequest.init(json:))
+        let (userGUID, actionType, clientNonce) = (request.userGUID, request.actionType, request.clientNonce)
         guard Self.actionTypes.contains(actionType) else {
             throw WireError(.badRequest, "invalid_request", "action_type must be one of \(Self.actionTypes.sorted())")
         }
@@ -41,7 +40,18 @@ struct AuthenticationService: Sendable {
         guard let key = try await services.store.unusedKeys(user: userGUID).first else {
             throw WireError(.conflict, "no_transaction_keys", "no unused transaction key is left")
         }
-        guard let latSealed = Base64URL.bytes(user.lat_sealed),
+        // The LAT the device holds: the current one, or the one it last used while it has not used the current
+        // package (its answer may have been lost, see KeptCredential).
+        let latVersion = request.latVersion ?? user.lat_version
+        let latSealedText: String?
+        if latVersion == user.lat_version {
+            latSealedText = user.lat_sealed
+        } else if latVersion == user.lat_previous_version {
+            latSealedText = user.lat_previous_sealed
+        } else {
+            throw WireError(.forbidden, "stale_credential", "the device's LAT is not one the ledger keeps")
+        }
+        guard let latSealed = Base64URL.bytes(latSealedText),
             let kdf = try? KDFParameters(json: (try? JSONValue.parse(Data(user.kdf.utf8)))?.objectValue)
         else { throw WireError.server }
         let lat = try services.keys.master.open(latSealed, purpose: "lat", id: userGUID)
@@ -51,7 +61,7 @@ struct AuthenticationService: Sendable {
         try await services.store.insertActionToken(token: token, jti: jti, user: userGUID, scope: actionType, keyID: key.id, expiresAt: expiresAt)
         return [
             "action_token": .string(token), "jti": .string(jti), "use_key_id": .string(key.id), "kdf": .object(kdf.json),
-            "lat_version": .integer(Int64(user.lat_version)),
+            "lat_version": .integer(Int64(latVersion)),
             "lat_proof": .string(Base64URL.encode(LATProof.make(lat: lat, userGUID: userGUID, clientNonce: clientNonce, jti: jti))),
             "expires_at": .integer(Int64(expiresAt.timeIntervalSince1970)),
         ]
@@ -83,12 +93,8 @@ struct AuthenticationService: Sendable {
             throw WireError(.unauthorized, "invalid_token", "the action token is unknown, used or expired")
         }
         guard token.scope == "authenticate" else { throw WireError(.forbidden, "insufficient_scope", "the action token is not for authentication") }
-        let keyID = try body.string("key_id", max: 64)
-        let passwordBox = try body.sealed("password")
-        let blobBox = try body.sealed("blob")
-        guard let cekVersion = body.json["blob"]?["cek_version"]?.int64Value.map(Int.init) else {
-            throw WireError(.badRequest, "invalid_request", "blob.cek_version must be an integer")
-        }
+        let request = try body.decode(ExecuteRequest.init(json:))
+        let (keyID, passwordBox, blobBox, cekVersion) = (request.keyID, request.password, request.blob, request.cekVersion)
         guard keyID == token.use_key_id else { throw WireError(.forbidden, "key_mismatch", "key_id is not the key this action token is bound to") }
         guard let user = try await services.store.user(token.user_guid) else { throw WireError(.notFound, "unknown_user", "the user is gone") }
         try checkLock(user, now: now)
@@ -101,8 +107,17 @@ struct AuthenticationService: Sendable {
             passwordBox, with: ltk, info: .transactionEncryption,
             aad: LedgerAAD.password(userGUID: user.id, transaction: token.jti, keyID: keyID))
         else { throw decryptionFailed }
-        guard cekVersion == user.cek_version, let cekSealed = try await services.store.cek(user: user.id, version: cekVersion) else {
-            throw WireError(.forbidden, "stale_credential", "the blob was sealed to a CEK version that is no longer current")
+        // The ledger keeps the CEK of the current version and of the version the device last used (KeptCredential):
+        // a blob of any other version is stale.
+        let stale = WireError(.forbidden, "stale_credential", "the blob was sealed to a CEK version the ledger no longer keeps")
+        guard let cekSealed = try await services.store.cek(user: user.id, version: cekVersion) else { throw stale }
+        let kept: KeptCredential
+        if cekVersion == user.cek_version, let latSealed = user.lat_sealed {
+            kept = KeptCredential(cekVersion: cekVersion, latVersion: user.lat_version, latSealed: latSealed)
+        } else if let latVersion = user.lat_previous_version, let latSealed = user.lat_previous_sealed {
+            kept = KeptCredential(cekVersion: cekVersion, latVersion: latVersion, latSealed: latSealed)
+        } else {
+            throw stale
         }
         let cek = try services.keys.openCEK(cekSealed, user: user.id, version: cekVersion)
         guard let plaintext = try? Seal.open(blobBox, with: cek, info: .credentialEncryption, aad: LedgerAAD.blob(userGUID: user.id, cekVersion: cekVersion)),
@@ -112,30 +127,31 @@ struct AuthenticationService: Sendable {
         else { throw decryptionFailed }
         guard ConstantTime.equal(stored, presented) else {
             try await services.store.recordFailure(
-                user.id, limit: services.configuration.maxFailures, lockUntil: now.addingTimeInterval(services.configuration.lockout))
+                user.id, limit: services.configuration.maxFailures, now: now, lockUntil: now.addingTimeInterval(services.configuration.lockout))
             throw WireError(.unauthorized, "invalid_credentials", "the password is wrong")
         }
-        return try await rotate(user: user, passwordHash: stored, kdf: kdf, usedKeyID: keyID, now: now)
+        return try await rotate(user: user, keeping: kept, passwordHash: stored, kdf: kdf, usedKeyID: keyID, now: now)
     }
 
-    /// One transaction: new CEK and LAT versions, transaction keys topped up, failures reset.
-    private func rotate(user: UserRow, passwordHash: Data, kdf: KDFParameters, usedKeyID: String, now: Date) async throws(WireError) -> JSONObject {
+    /// One transaction: new CEK and LAT versions (the presented ones kept, older ones dropped), transaction keys topped
+    /// up, failures reset. The conditional update of the user row comes first: it decides which of two concurrent
+    /// logins of one user rotates, and SQLite's deferred transaction takes its write lock before reading anything (a
+    /// transaction that reads, then writes after another connection committed, fails with SQLITE_BUSY_SNAPSHOT).
+    private func rotate(
+        user: UserRow, keeping kept: KeptCredential, passwordHash: Data, kdf: KDFParameters, usedKeyID: String, now: Date
+    ) async throws(WireError) -> JSONObject {
         let services = self.services
         let configuration = services.configuration
         return try await services.store.db.transaction { sql in
-            let store = LedgerStore(db: sql)
-            var keys = try await store.unusedKeys(user: user.id)
+            var package = try await services.issuer.issue(
+                user: user.id, passwordHash: passwordHash, kdf: kdf, current: (user.cek_version, user.lat_version), keeping: kept,
+                credentialID: user.credential_id ?? services.keys.identifier(), sql: sql)
+            var keys = try await LedgerStore(db: sql).unusedKeys(user: user.id)
             if keys.count <= configuration.replenishThreshold {
                 keys += try await services.keys.addTransactionKeys(configuration.replenishCount, user: user.id, now: now, sql: sql)
             }
-            let package = try await services.issuer.issue(
-                user: user.id, passwordHash: passwordHash, kdf: kdf, cekVersion: user.cek_version + 1,
-                latVersion: user.lat_version + 1, credentialID: user.credential_id ?? services.keys.identifier(),
-                transactionKeys: keys, sql: sql)
-            return [
-                "credential_package": .object(package), "transaction_keys": LedgerKeys.keysJSON(keys),
-                "used_key_id": .string(usedKeyID),
-            ]
+            package["transaction_keys"] = LedgerKeys.keysJSON(keys)
+            return ["credential_package": .object(package), "transaction_keys": LedgerKeys.keysJSON(keys), "used_key_id": .string(usedKeyID)]
         }
     }
 }

@@ -11,12 +11,8 @@ struct EnrollmentService: Sendable {
     let services: LedgerServices
 
     func start(_ body: LedgerBody) async throws(WireError) -> JSONObject {
-        let code = try body.string("invitation_code", max: 128)
-        let deviceID = try body.string("device_id")
-        let deviceType = try body.string("device_type", max: 64)
-        guard let deviceKey = Base64URL.bytes(try body.string("device_public_key", max: 64)), deviceKey.count == 32,
-            (try? Curve25519.Signing.PublicKey(rawRepresentation: deviceKey)) != nil
-        else { throw WireError(.badRequest, "invalid_request", "device_public_key must be an Ed25519 public key (32 bytes, base64url)") }
+        let request = try body.decode(EnrollStartRequest.init(json:))
+        let (code, deviceID, deviceType, deviceKey) = (request.invitationCode, request.deviceID, request.deviceType, request.devicePublicKey)
         let now = services.now
         guard try await services.store.consumeInvitation(code: code, now: now) else {
             throw WireError(.forbidden, "invalid_invitation", "the invitation code is unknown, used or expired")
@@ -55,10 +51,8 @@ struct EnrollmentService: Sendable {
     /// The key is spent by one conditional UPDATE before anything is decrypted, so of concurrent uses one proceeds;
     /// a box that does not open leaves it spent (fail closed) and the enrollment has to start again.
     func setPassword(_ body: LedgerBody) async throws(WireError) {
-        let session = try body.string("enrollment_session", max: 128)
-        let user = try body.string("user_guid", max: 64)
-        let keyID = try body.string("key_id", max: 64)
-        let box = try body.sealed("password")
+        let request = try body.decode(SetPasswordRequest.init(json:))
+        let (session, user, keyID, box) = (request.enrollmentSession, request.userGUID, request.keyID, request.password)
         let now = services.now
         guard let enrollment = try await services.store.enrollment(session: session, now: now), enrollment.user_guid == user else {
             throw WireError(.notFound, "unknown_session", "the enrollment session is unknown or expired")
@@ -84,8 +78,8 @@ struct EnrollmentService: Sendable {
     }
 
     func finalize(_ body: LedgerBody) async throws(WireError) -> JSONObject {
-        let session = try body.string("enrollment_session", max: 128)
-        let user = try body.string("user_guid", max: 64)
+        let request = try body.decode(FinalizeRequest.init(json:))
+        let (session, user) = (request.enrollmentSession, request.userGUID)
         let now = services.now
         guard let pending = try await services.store.enrollment(session: session, now: now), pending.user_guid == user else {
             throw WireError(.notFound, "unknown_session", "the enrollment session is unknown or expired")
@@ -112,10 +106,11 @@ struct EnrollmentService: Sendable {
                 let sealedHash = Base64URL.bytes(enrollment.password_hash_sealed)
             else { throw WireError(.notFound, "unknown_session", "the enrollment session is unknown or expired") }
             let hash = try services.keys.master.open(sealedHash, purpose: "enroll-hash", id: enrollment.id)
-            let keys = try await LedgerStore(db: sql).unusedKeys(user: user)
-            return try await services.issuer.issue(
-                user: user, passwordHash: hash, kdf: kdf, cekVersion: 1, latVersion: 1,
-                credentialID: services.keys.identifier(), transactionKeys: keys, sql: sql)
+            var package = try await services.issuer.issue(
+                user: user, passwordHash: hash, kdf: kdf, current: (row.cek_version, row.lat_version), keeping: nil,
+                credentialID: services.keys.identifier(), sql: sql)
+            package["transaction_keys"] = LedgerKeys.keysJSON(try await LedgerStore(db: sql).unusedKeys(user: user))
+            return package
         }
         var answer: JSONObject = ["credential_package": .object(package)]
         if let nats {

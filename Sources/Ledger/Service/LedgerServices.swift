@@ -29,22 +29,19 @@ struct LedgerServices: Sendable {
     }
 }
 
-/// Reading request bodies: a JSON object with string members (400 invalid_request otherwise).
+/// A request body: a JSON object, read into one of LedgerProtocol's typed requests (400 invalid_request when a member
+/// breaks its rule).
 struct LedgerBody: Sendable {
     let json: JSONObject
 
-    func string(_ name: String, max: Int = 256) throws(WireError) -> String {
-        guard let value = json[name]?.stringValue, !value.isEmpty, value.utf8.count <= max else {
-            throw WireError(.badRequest, "invalid_request", "\(name) must be a non-empty string of at most \(max) bytes")
-        }
-        return value
-    }
-
-    func sealed(_ name: String) throws(WireError) -> SealedBox {
+    func decode<Request>(_ parse: (JSONObject) throws(LedgerProtocolError) -> Request) throws(WireError) -> Request {
         do {
-            return try SealedBox(json: json[name]?.objectValue)
+            return try parse(json)
         } catch {
-            throw WireError(.badRequest, "invalid_request", "\(name): \(error.description)")
+            switch error {
+            case .malformed(let what): throw WireError(.badRequest, "invalid_request", what)
+            default: throw WireError(.badRequest, "invalid_request", error.description)
+            }
         }
     }
 }

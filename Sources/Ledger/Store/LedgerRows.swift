@@ -10,6 +10,9 @@ struct UserRow: Codable, Sendable {
     let lat_id: String?
     let lat_version: Int
     let lat_sealed: String?
+    /// The LAT of the version the device last presented successfully (nil before the first authentication).
+    let lat_previous_version: Int?
+    let lat_previous_sealed: String?
     let failed_attempts: Int
     let locked_until: Double
 }

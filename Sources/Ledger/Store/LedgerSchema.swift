@@ -71,3 +71,22 @@ struct CreateLedgerSchema: AsyncMigration {
         }
     }
 }
+
+/// The LAT of the credential version the device last used successfully, kept next to the current one until the
+/// device uses the current package (see `CredentialIssuer`). One column per ALTER: SQLite adds one at a time.
+struct AddLedgerPreviousLAT: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema("lg_users").field("lat_previous_version", .int).update()
+        try await database.schema("lg_users").field("lat_previous_sealed", .string).update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema("lg_users").deleteField("lat_previous_sealed").update()
+        try await database.schema("lg_users").deleteField("lat_previous_version").update()
+    }
+}
+
+/// Every migration of the ledger, in order.
+enum LedgerMigrations {
+    static var all: [any Migration] { [CreateLedgerSchema(), AddLedgerPreviousLAT()] }
+}

@@ -38,11 +38,19 @@ struct LedgerStore: Sendable {
         }
     }
 
-    func recordFailure(_ guid: String, limit: Int, lockUntil: Date) async throws(WireError) {
+    /// One more failed attempt; the `limit`-th locks the account until `lockUntil`. After a lockout has run out the
+    /// count starts again (every row's old values are read by both SET expressions, on SQLite and PostgreSQL alike).
+    func recordFailure(_ guid: String, limit: Int, now: Date, lockUntil: Date) async throws(WireError) {
+        let expired = now.timeIntervalSince1970
         try await db.run { sql in
             try await sql.raw("""
-                UPDATE lg_users SET failed_attempts = failed_attempts + 1,
-                  locked_until = CASE WHEN failed_attempts + 1 >= \(bind: limit) THEN \(bind: lockUntil.timeIntervalSince1970) ELSE locked_until END
+                UPDATE lg_users SET
+                  failed_attempts = CASE WHEN locked_until > 0 AND locked_until <= \(bind: expired) THEN 1 ELSE failed_attempts + 1 END,
+                  locked_until = CASE
+                    WHEN (CASE WHEN locked_until > 0 AND locked_until <= \(bind: expired) THEN 1 ELSE failed_attempts + 1 END) >= \(bind: limit)
+                      THEN \(bind: lockUntil.timeIntervalSince1970)
+                    WHEN locked_until > 0 AND locked_until <= \(bind: expired) THEN 0
+                    ELSE locked_until END
                 WHERE id = \(bind: guid)
                 """).run()
         }
