@@ -115,10 +115,16 @@ struct ProtocolParserTests {
         #expect(
             buffer.readString(length: buffer.readableBytes)
                 == "PUB a.b r 2\r\nhi\r\nHPUB a 21 22\r\nNATS/1.0\r\nX-Id: 7\r\n\r\nx\r\nSUB q.> workers 4\r\nUNSUB 4\r\n")
-        for bad in ["", "a b", "a..b", "a.", "tab\there", "nl\n"] {
+        for bad in ["", "a b", "a..b", "a.", ".a", ".", "tab\there", "nl\n", "del\u{7F}", String(repeating: "a", count: 4097)] {
             #expect(throws: NATSError.invalidSubject(bad)) { try ClientCommand.validate(subject: bad) }
         }
-        #expect(throws: NATSError.self) { try ClientCommand.validate(subject: "a.*", allowWildcards: false) }
+        for wildcard in ["a.*", ">", "*.b", "a.>", "a.*.c"] {
+            #expect(throws: NATSError.invalidSubject(wildcard)) { try ClientCommand.validate(subject: wildcard, allowWildcards: false) }
+            try ClientCommand.validate(subject: wildcard)
+        }
+        for good in ["a", "a.b", "a.*b", "a.b>", "OwnerSpace.x.forVault.app.bootstrap", "_INBOX.abc.1", String(repeating: "a", count: 4096)] {
+            try ClientCommand.validate(subject: good, allowWildcards: false)
+        }
         var badHeader = NATSHeaders()
         badHeader.append("X", "a\r\nB: injected")
         #expect(throws: NATSError.invalidHeader("X")) { try badHeader.encoded() }

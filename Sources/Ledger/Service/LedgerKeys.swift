@@ -30,13 +30,16 @@ struct LedgerKeys: Sendable {
             sealed.append(Base64URL.encode(try master.seal(key.rawRepresentation, purpose: "ltk", id: id)))
         }
         let values = zip(rows, sealed).map { ($0, $1) }
+        // One multi-row INSERT: each statement costs a hop between task, event loop and the database's threads.
         try await sql.run { db in
+            var insert = db.insert(into: "lg_transaction_keys")
+                .columns("id", "user_guid", "public_key", "private_sealed", "used", "created_at")
             for (index, (row, privateSealed)) in values.enumerated() {
-                try await db.insert(into: "lg_transaction_keys")
-                    .columns("id", "user_guid", "public_key", "private_sealed", "used", "created_at")
-                    .values(SQLBind(row.id), SQLBind(user), SQLBind(row.public_key), SQLBind(privateSealed), SQLBind(false),
-                            SQLBind(now.timeIntervalSince1970 + Double(index) / 1_000_000)).run()
+                insert = insert.values(
+                    SQLBind(row.id), SQLBind(user), SQLBind(row.public_key), SQLBind(privateSealed), SQLBind(false),
+                    SQLBind(now.timeIntervalSince1970 + Double(index) / 1_000_000))
             }
+            try await insert.run()
         }
         return rows
     }

@@ -58,20 +58,14 @@ struct LedgerStore: Sendable {
 
     // MARK: transaction keys
 
-    /// Marks the key used if it is the user's and unused; returns its sealed private half.
+    /// Takes the key if it is the user's and unused: one `DELETE … RETURNING`, so of concurrent uses one wins, and a
+    /// spent key leaves nothing behind (the table holds only the unused pool); returns its sealed private half.
     func consumeKey(_ keyID: String, user: String) async throws(WireError) -> String? {
         guard keyID.utf8.count <= 64 else { return nil }
         return try await db.run { sql in
-            try await sql.update("lg_transaction_keys").set("used", to: SQLBind(true))
+            try await sql.delete(from: "lg_transaction_keys")
                 .where("id", .equal, keyID).where("user_guid", .equal, user).where("used", .equal, SQLBind(false))
                 .returning("private_sealed").first(decoding: SealedRow.self)?.private_sealed
-        }
-    }
-
-    func keyExists(_ keyID: String, user: String) async throws(WireError) -> Bool {
-        try await db.run { sql in
-            try await sql.select().column("id").from("lg_transaction_keys")
-                .where("id", .equal, keyID).where("user_guid", .equal, user).first() != nil
         }
     }
 
@@ -106,8 +100,9 @@ struct LedgerStore: Sendable {
 
     func consumeActionToken(_ token: String, now: Date) async throws(WireError) -> ActionTokenRow? {
         guard token.utf8.count <= 128 else { return nil }
+        // Taken by one `DELETE … RETURNING` (single use, and spent tokens do not pile up).
         return try await db.run { sql in
-            try await sql.update("lg_action_tokens").set("used", to: SQLBind(true))
+            try await sql.delete(from: "lg_action_tokens")
                 .where("id", .equal, Self.hashID(token)).where("used", .equal, SQLBind(false))
                 .where("expires_at", .greaterThan, now.timeIntervalSince1970)
                 .returning("jti", "user_guid", "scope", "use_key_id").first(decoding: ActionTokenRow.self)

@@ -6,15 +6,25 @@ enum ClientCommand {
 
     /// Subjects, reply subjects and queue groups: non-empty, at most `maxLength` bytes, no whitespace or control
     /// characters (they would split the control line), no empty tokens.
+    /// One pass over the UTF-8 bytes (this runs for every message published): printable, no empty token, and
+    /// without wildcard tokens (`*`, `>`) when they are not allowed.
     static func validate(subject: String, allowWildcards: Bool = true) throws(NATSError) {
-        let bytes = subject.utf8
-        guard !bytes.isEmpty, bytes.count <= 4096,
-            bytes.allSatisfy({ $0 > 32 && $0 != 127 }),
-            !subject.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
-        else { throw .invalidSubject(subject) }
-        if !allowWildcards, subject.split(separator: ".").contains(where: { $0 == "*" || $0 == ">" }) {
-            throw .invalidSubject(subject)
+        var tokenLength = 0
+        var wildcardToken = false
+        var count = 0
+        for byte in subject.utf8 {
+            count += 1
+            guard byte > 32, byte != 127, count <= 4096 else { throw .invalidSubject(subject) }
+            if byte == UInt8(ascii: ".") {
+                guard tokenLength > 0, allowWildcards || !wildcardToken else { throw .invalidSubject(subject) }
+                tokenLength = 0
+                wildcardToken = false
+            } else {
+                tokenLength += 1
+                wildcardToken = tokenLength == 1 && (byte == UInt8(ascii: "*") || byte == UInt8(ascii: ">"))
+            }
         }
+        guard tokenLength > 0, allowWildcards || !wildcardToken else { throw .invalidSubject(subject) }
     }
 
     static func validate(queue: String) throws(NATSError) {
