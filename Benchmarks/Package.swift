@@ -4,6 +4,8 @@
 //
 //   cd Benchmarks && swift package --allow-writing-to-package-directory benchmark
 //   scripts/bench-cbor-vs-cbor2        (Tessera vs Python cbor2 on the same bytes)
+//   scripts/bench-argon2-vs-cffi       (Argon2id vs argon2-cffi, libargon2 in C, same parameters)
+//   scripts/bench-nats-vs-nats-py      (NATSClient vs nats-py against one nats-server)
 //
 // The benchmark plugin runs every executable target whose folder sits directly in a folder
 // named `Benchmarks` (here: this package's own folder).
@@ -19,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
     ],
     targets: [
         .executableTarget(
@@ -126,6 +130,49 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "SDJWTBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
+            name: "Argon2Benchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Argon2", package: "Tessera"),
+            ],
+            path: "Argon2Benchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
+            name: "NATSBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NATSClient", package: "Tessera"),
+            ],
+            path: "NATSBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
+            name: "LedgerBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Ledger", package: "Tessera"),
+                .product(name: "LedgerProtocol", package: "Tessera"),
+                .product(name: "VaultClient", package: "Tessera"),
+                .product(name: "HolderKit", package: "Tessera"),
+                .product(name: "TesseraCore", package: "Tessera"),
+                .product(name: "TesseraJOSE", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+            ],
+            path: "LedgerBenchmarks",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
