@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
     ],
     targets: [
+        // CPU-time readings and a setup-failure type shared by the benchmarks below.
+        .target(name: "BenchmarkSupport", path: "BenchmarkSupport"),
         .executableTarget(
             name: "CBORBenchmarks",
             dependencies: [
@@ -92,6 +94,7 @@ let package = Package(
             name: "WalletProviderBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "WalletProvider", package: "Tessera"),
                 .product(name: "DeviceAttestation", package: "Tessera"),
                 .product(name: "Argon2", package: "Tessera"),
@@ -138,6 +141,7 @@ let package = Package(
             name: "Argon2Benchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "Argon2", package: "Tessera"),
             ],
             path: "Argon2Benchmarks",
@@ -149,6 +153,7 @@ let package = Package(
             name: "NATSBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "NATSClient", package: "Tessera"),
             ],
             path: "NATSBenchmarks",
@@ -160,6 +165,7 @@ let package = Package(
             name: "LedgerBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "Ledger", package: "Tessera"),
                 .product(name: "LedgerProtocol", package: "Tessera"),
                 .product(name: "VaultClient", package: "Tessera"),

@@ -14,14 +14,8 @@
 
 import Argon2
 import Benchmark
+import BenchmarkSupport
 import Foundation
-
-/// Process CPU time (every thread) in microseconds.
-private func processCPUMicroseconds() -> Int {
-    var now = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
-    return Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1_000
-}
 
 private let cpuMilliseconds = BenchmarkMetric.custom("CPU (ms)", polarity: .prefersSmaller, useScalingFactor: false)
 

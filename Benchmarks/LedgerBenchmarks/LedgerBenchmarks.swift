@@ -55,6 +55,7 @@
 
 import AsyncHTTPClient
 import Benchmark
+import BenchmarkSupport
 import Crypto
 import Fluent
 import FluentSQLiteDriver
@@ -70,23 +71,6 @@ import Vapor
 #if canImport(Glibc)
     import Glibc
 #endif
-
-private struct BenchmarkFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-private func processCPUMicroseconds() -> Int {
-    var now = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
-    return Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1_000
-}
-
-private func cpuMicroseconds(of clock: clockid_t) -> Int {
-    var now = timespec()
-    clock_gettime(clock, &now)
-    return Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1_000
-}
 
 private let serverCPU = BenchmarkMetric.custom("server CPU (μs)", polarity: .prefersSmaller, useScalingFactor: false)
 private let clientCPU = BenchmarkMetric.custom("client CPU (μs)", polarity: .prefersSmaller, useScalingFactor: false)

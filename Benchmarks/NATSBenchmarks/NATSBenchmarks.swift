@@ -27,23 +27,13 @@
 // Goals of issue 12: msgs/s >= nats-py's; p50 round trip <= 1.2 x the best client measured.
 
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import NATSClient
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-private struct BenchmarkFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-private func processCPUMicroseconds() -> Int {
-    var now = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
-    return Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1_000
-}
 
 private let cpuMicroseconds = BenchmarkMetric.custom("CPU (μs)", polarity: .prefersSmaller, useScalingFactor: false)
 private let messagesPerSecond = BenchmarkMetric.custom("msgs/s", polarity: .prefersLarger, useScalingFactor: false)

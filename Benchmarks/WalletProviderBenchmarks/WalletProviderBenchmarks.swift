@@ -43,6 +43,7 @@
 import Argon2
 import AsyncHTTPClient
 import Benchmark
+import BenchmarkSupport
 import Crypto
 import DeviceAttestation
 import Foundation
@@ -56,19 +57,6 @@ import _CryptoExtras
 
 private func must<T>(_ label: String, _ body: () throws -> T) -> T {
     do { return try body() } catch { fatalError("WalletProviderBenchmarks: \(label): \(error)") }
-}
-
-private struct BenchmarkFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// CPU time the whole process has used (every thread), in microseconds: what "per core" means for a path that
-/// hops between the Swift concurrency pool, the event loops and the SQLite thread pool.
-private func processCPUMicroseconds() -> Int {
-    var now = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
-    return Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1_000
 }
 
 /// "CPU (μs)": process CPU time of the measured part of one iteration.
