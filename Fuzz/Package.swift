@@ -12,9 +12,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0"..<"5.0.0"),
     ],
     targets: [
+        // The libFuzzer hand-over, violation reports, structure choice and field reader every target below shares.
+        .target(name: "FuzzSupport", path: "support"),
         .executableTarget(
             name: "FuzzMDoc",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "MDoc", package: "Tessera"),
                 .product(name: "TesseraCBOR", package: "Tessera"),
             ],
@@ -24,6 +27,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzJOSE",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "TesseraJOSE", package: "Tessera"),
                 .product(name: "TesseraCore", package: "Tessera"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -34,6 +38,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzSDJWT",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "SDJWT", package: "Tessera"),
                 .product(name: "TesseraJOSE", package: "Tessera"),
                 .product(name: "TesseraCore", package: "Tessera"),
@@ -46,6 +51,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzOpenID4VP",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "OpenID4VP", package: "Tessera"),
                 .product(name: "SDJWT", package: "Tessera"),
                 .product(name: "MDoc", package: "Tessera"),
@@ -59,6 +65,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzAttestation",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "DeviceAttestation", package: "Tessera"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -68,7 +75,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzNATS",
-            dependencies: [.product(name: "NATSClient", package: "Tessera")],
+            dependencies: ["FuzzSupport", .product(name: "NATSClient", package: "Tessera")],
             path: "nats",
             exclude: ["seeds"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
@@ -76,6 +83,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzLedger",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "LedgerProtocol", package: "Tessera"),
                 .product(name: "TesseraJOSE", package: "Tessera"),
                 .product(name: "TesseraCore", package: "Tessera"),

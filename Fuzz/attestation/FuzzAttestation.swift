@@ -23,6 +23,7 @@
 import Crypto
 import DeviceAttestation
 import Foundation
+import FuzzSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -30,37 +31,16 @@ import Foundation
     import Darwin
 #endif
 
-private enum Structure: String {
+private enum Structure: String, CaseIterable {
     case appAttestObject = "app-attest-object"
     case appAttestAssertion = "app-attest-assertion"
     case androidChain = "android-chain"
 }
 
-private let structure: Structure = {
-    let name = ProcessInfo.processInfo.environment["TESSERA_FUZZ_STRUCTURE"] ?? ""
-    guard let s = Structure(rawValue: name) else {
-        FileHandle.standardError.write(
-            Data("FuzzAttestation: set TESSERA_FUZZ_STRUCTURE to app-attest-object, app-attest-assertion or android-chain\n".utf8))
-        exit(2)
-    }
-    return s
-}()
+private let structure = FuzzDriver.structure(Structure.self, program: "FuzzAttestation")
 
 private func violation(_ message: String, _ input: Data) -> Never {
-    let hex = input.prefix(512).map { String(format: "%02x", $0) }.joined()
-    FileHandle.standardError.write(Data("FUZZ PROPERTY VIOLATION (\(structure.rawValue)): \(message)\ninput: \(hex)\n".utf8))
-    abort()
-}
-
-/// Reads fields off the front of the fuzz input; nil when it is too short.
-private struct Fields {
-    var rest: Data
-    mutating func take(_ count: Int) -> Data? {
-        guard count >= 0, rest.count >= count else { return nil }
-        defer { rest = rest.dropFirst(count) }
-        return Data(rest.prefix(count))
-    }
-    mutating func integer(_ count: Int) -> UInt64? { take(count)?.reduce(0) { $0 << 8 | UInt64($1) } }
+    FuzzDriver.violation("\(structure.rawValue)", message, input)
 }
 
 // Verifiers, apps and keys are made per input: LeakSanitizer cannot follow the tagged pointers of `Data` or of a
@@ -110,7 +90,7 @@ private func checkShape<Facts>(
 }
 
 private func fuzzAppAttestObject(_ input: Data) {
-    var fields = Fields(rest: input)
+    var fields = FuzzFields(input)
     guard let clientDataHash = fields.take(32), let keyID = fields.take(32), let seconds = fields.integer(8) else { return }
     let instant = Date(timeIntervalSince1970: TimeInterval(seconds % 4_102_444_800))  // before 2100
     let object = fields.rest
@@ -122,7 +102,7 @@ private func fuzzAppAttestObject(_ input: Data) {
 }
 
 private func fuzzAppAttestAssertion(_ input: Data) {
-    var fields = Fields(rest: input)
+    var fields = FuzzFields(input)
     guard let length = fields.integer(1), let clientData = fields.take(Int(length)), let point = fields.take(65),
         let previous = fields.integer(4)
     else { return }
@@ -143,7 +123,7 @@ private func fuzzAppAttestAssertion(_ input: Data) {
 }
 
 private func fuzzAndroidChain(_ input: Data) {
-    var fields = Fields(rest: input)
+    var fields = FuzzFields(input)
     guard let length = fields.integer(1), let challenge = fields.take(Int(length)), let seconds = fields.integer(8)
     else { return }
     let instant = Date(timeIntervalSince1970: TimeInterval(seconds % 4_102_444_800))
@@ -178,21 +158,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target with `main` aliased to `<Module>_main`, so libFuzzer's own `main` is not
-// pulled in; this entry point hands control to libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzAttestation_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    FuzzDriver.run(argc, argv) { data, size in data.map { fuzz($0, size) } ?? 0 }
 }

@@ -22,6 +22,7 @@
 
 import Crypto
 import Foundation
+import FuzzSupport
 import LedgerProtocol
 import TesseraCore
 import TesseraJOSE
@@ -32,23 +33,14 @@ import TesseraJOSE
     import Darwin
 #endif
 
-private enum Structure: String {
+private enum Structure: String, CaseIterable {
     case body, seal
 }
 
-private let structure: Structure = {
-    let name = ProcessInfo.processInfo.environment["TESSERA_FUZZ_STRUCTURE"] ?? ""
-    guard let s = Structure(rawValue: name) else {
-        FileHandle.standardError.write(Data("FuzzLedger: set TESSERA_FUZZ_STRUCTURE to body or seal\n".utf8))
-        exit(2)
-    }
-    return s
-}()
+private let structure = FuzzDriver.structure(Structure.self, program: "FuzzLedger")
 
 private func violation(_ message: String, _ input: Data) -> Never {
-    let hex = input.prefix(512).map { String(format: "%02x", $0) }.joined()
-    FileHandle.standardError.write(Data("FUZZ PROPERTY VIOLATION (ledger-\(structure.rawValue)): \(message)\ninput: \(hex)\n".utf8))
-    abort()
+    FuzzDriver.violation("ledger-\(structure.rawValue)", message, input)
 }
 
 // Keys are made per input: LeakSanitizer cannot follow the tagged pointers of a key or of `Data` out of a global.
@@ -185,18 +177,8 @@ private func fuzzBody(_ input: Data) {
 
 // MARK: seal
 
-/// Reads fields off the front of the fuzz input; nil when it is too short.
-private struct Fields {
-    var rest: Data
-    mutating func take(_ count: Int) -> Data? {
-        guard count >= 0, rest.count >= count else { return nil }
-        defer { rest = rest.dropFirst(count) }
-        return Data(rest.prefix(count))
-    }
-}
-
 private func fuzzSeal(_ input: Data) {
-    var fields = Fields(rest: input)
+    var fields = FuzzFields(input)
     guard let selector = fields.take(1)?.first, let aadLength = fields.take(1)?.first, let aad = fields.take(Int(aadLength)),
         let epk = fields.take(32), let nonce = fields.take(12)
     else { return }
@@ -238,21 +220,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target with `main` aliased to `<Module>_main`, so libFuzzer's own `main` is not
-// pulled in; this entry point hands control to libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzLedger_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    FuzzDriver.run(argc, argv) { data, size in data.map { fuzz($0, size) } ?? 0 }
 }

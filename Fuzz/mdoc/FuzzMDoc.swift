@@ -10,6 +10,7 @@
 //      computed without crashing.
 
 import Foundation
+import FuzzSupport
 import MDoc
 import TesseraCBOR
 
@@ -82,21 +83,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target with `main` aliased to `<Module>_main`, so libFuzzer's own
-// `main` is not pulled in; this entry point hands control to libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzMDoc_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    FuzzDriver.run(argc, argv) { data, size in data.map { fuzz($0, size) } ?? 0 }
 }

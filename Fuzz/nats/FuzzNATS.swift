@@ -17,6 +17,7 @@
 //   6. JWT/creds/nkey decoding is deterministic, and a decoded seed re-encodes to the same text.
 
 import Foundation
+import FuzzSupport
 import NATSClient
 
 #if canImport(Glibc)
@@ -25,24 +26,15 @@ import NATSClient
     import Darwin
 #endif
 
-private enum Structure: String {
+private enum Structure: String, CaseIterable {
     case natsProtocol = "nats-protocol"
     case natsJWT = "nats-jwt"
 }
 
-private let structure: Structure = {
-    let name = ProcessInfo.processInfo.environment["TESSERA_FUZZ_STRUCTURE"] ?? ""
-    guard let s = Structure(rawValue: name) else {
-        FileHandle.standardError.write(Data("FuzzNATS: set TESSERA_FUZZ_STRUCTURE to nats-protocol or nats-jwt\n".utf8))
-        exit(2)
-    }
-    return s
-}()
+private let structure = FuzzDriver.structure(Structure.self, program: "FuzzNATS")
 
 private func violation(_ message: String, _ input: Data) -> Never {
-    let hex = input.prefix(512).map { String(format: "%02x", $0) }.joined()
-    FileHandle.standardError.write(Data("FUZZ PROPERTY VIOLATION (\(structure.rawValue)): \(message)\ninput: \(hex)\n".utf8))
-    abort()
+    FuzzDriver.violation("\(structure.rawValue)", message, input)
 }
 
 private let limits = NATSProtocolParser.Limits(maxControlLine: 256, maxPayload: 1024)
@@ -139,21 +131,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target with `main` aliased to `<Module>_main`, so libFuzzer's own `main` is not
-// pulled in; this entry point hands control to libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzNATS_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    FuzzDriver.run(argc, argv) { data, size in data.map { fuzz($0, size) } ?? 0 }
 }

@@ -15,6 +15,7 @@
 //   4. An unsigned request never resolves to an authenticated verifier unless pre-registered.
 
 import Foundation
+import FuzzSupport
 import MDoc
 import OpenID4VP
 import SDJWT
@@ -186,20 +187,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target with `main` aliased to `<Module>_main`; hand control to libFuzzer's driver.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzOpenID4VP_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    FuzzDriver.run(argc, argv) { data, size in data.map { fuzz($0, size) } ?? 0 }
 }
