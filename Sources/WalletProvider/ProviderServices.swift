@@ -1,4 +1,5 @@
 import Argon2
+import DeviceAttestation
 import Fluent
 import Synchronization
 import Foundation
@@ -30,8 +31,12 @@ struct ProviderServices: Sendable {
         noncePool = NoncePool(store: nonceStore, clock: configuration.clock, random: configuration.random, lifetime: configuration.nonceLifetime)
         instances = InstanceStore(db: sql)
         accounts = AccountService(store: AccountStore(db: sql), configuration: configuration, passwordParameters: passwordParameters)
-        registration = RegistrationService(configuration: configuration, nonces: nonceStore, instances: instances)
-        token = TokenService(configuration: configuration, baseURL: baseURL, key: key, nonces: nonceStore, instances: instances)
+        let appAttestVerifier = AppAttestVerifier(policy: configuration.appAttest)
+        registration = RegistrationService(
+            configuration: configuration, nonces: nonceStore, instances: instances, appAttestVerifier: appAttestVerifier)
+        token = TokenService(
+            configuration: configuration, baseURL: baseURL, key: key, nonces: nonceStore, instances: instances,
+            appAttestVerifier: appAttestVerifier)
         portalKey = PortalKey(providerKey: key)
     }
 

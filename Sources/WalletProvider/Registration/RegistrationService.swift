@@ -11,6 +11,8 @@ struct RegistrationService: Sendable {
     let configuration: WalletProviderConfiguration
     let nonces: NonceStore
     let instances: InstanceStore
+    /// Built once: it parses the policy's trusted roots.
+    let appAttestVerifier: AppAttestVerifier
 
     struct Request: Sendable {
         let challenge: String
@@ -66,8 +68,7 @@ struct RegistrationService: Sendable {
             }
             // io-wallet and the IT-Wallet apps attest the key with clientDataHash = SHA-256(challenge).
             let clientDataHash = Data(SHA256.hash(data: Data(request.challenge.utf8)))
-            let outcome = AppAttestVerifier(policy: configuration.appAttest)
-                .verifyAttestation(object, clientDataHash: clientDataHash, keyID: keyID, at: now)
+            let outcome = appAttestVerifier.verifyAttestation(object, clientDataHash: clientDataHash, keyID: keyID, at: now)
             let facts = try Self.accept(outcome)
             var device: JSONObject = ["environment": .string(facts.environment?.rawValue ?? "unknown")]
             if let app = facts.app { device["app_id"] = .string(app.rpID) }

@@ -14,6 +14,8 @@ struct TokenService: Sendable {
     let key: ProviderKey
     let nonces: NonceStore
     let instances: InstanceStore
+    /// Built once: it parses the policy's trusted roots.
+    let appAttestVerifier: AppAttestVerifier
 
     func issue(grantType: String?, assertion: String?) async throws(WireError) -> String {
         guard let grantType, let assertion, !assertion.isEmpty else {
@@ -63,7 +65,7 @@ struct TokenService: Sendable {
         switch instance.platform {
         case "ios":
             // The App Attest key is the hardware key: both proofs are App Attest assertions over client_data.
-            let verifier = AppAttestVerifier(policy: configuration.appAttest)
+            let verifier = appAttestVerifier
             var counter: UInt32 = 0
             for proof in [request.hardwareSignature, request.integrityAssertion] {
                 guard let object = Base64Any.decode(proof) else {
