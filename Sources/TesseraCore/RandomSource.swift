@@ -57,3 +57,10 @@ public struct RandomSourceGenerator: RandomNumberGenerator {
         source.bytes(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 }
+
+/// Passes an injected `any RandomSource` to APIs generic over `some RandomSource`.
+public struct AnyRandomSource: RandomSource {
+    public let base: any RandomSource
+    public init(_ base: any RandomSource) { self.base = base }
+    public func bytes(_ count: Int) -> Data { base.bytes(count) }
+}

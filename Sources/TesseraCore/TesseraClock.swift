@@ -19,3 +19,10 @@ public struct FixedClock: TesseraClock {
     public init(_ instant: Date) { self.instant = instant }
     public func now() -> Date { instant }
 }
+
+/// Passes an injected `any TesseraClock` to APIs generic over `some TesseraClock`.
+public struct AnyTesseraClock: TesseraClock {
+    public let base: any TesseraClock
+    public init(_ base: any TesseraClock) { self.base = base }
+    public func now() -> Date { base.now() }
+}
