@@ -1,11 +1,11 @@
-import Fluent
-import FluentPostgresDriver
-import FluentSQLiteDriver
 import Foundation
+import ServiceSupport
 import Synchronization
 import Vapor
 
-/// A running verifier service: a Vapor application on `host:port` with its transaction store migrated.
+/// A running verifier service: a Vapor application on `host:port` with its transaction store migrated, started
+/// as every Tessera service is (`ServiceApplication`: SQLite in WAL mode with `synchronous=NORMAL` or PostgreSQL,
+/// and every error — Vapor's own 404, 405, 413 included — answered as `{"error", "error_description"}`).
 /// `start` returns once the socket listens; `shutdown` stops it and closes the database.
 public final class VerifierServer: Sendable {
     private let app: Application
@@ -25,63 +25,39 @@ public final class VerifierServer: Sendable {
     public static func start(
         _ configuration: VerifierServiceConfiguration, host: String = "127.0.0.1", port: Int = 8080
     ) async throws(VerifierServiceError) -> VerifierServer {
-        let app: Application
-        do {
-            app = try await Application.make(Environment(name: "production", arguments: ["tessera-verifier"]))
-        } catch {
-            throw .startup("cannot create the application: \(error)")
-        }
-        app.logger.logLevel = .warning
+        let webRoot = try webRootPath(configuration.webRoot)
+        // The base URL is known only once the socket is bound when no public one is configured.
         let baseURL = Mutex<String>(configuration.publicBaseURL ?? "")
+        let started: ServiceApplication.Started
         do {
-            try configureDatabase(app, configuration.database)
-            app.migrations.add(CreateVerifierTransactions())
-            try await app.autoMigrate()
-            let webRoot = try webRootPath(configuration.webRoot)
-            app.middleware.use(FileMiddleware(publicDirectory: webRoot, defaultFile: "index.html"))
-            let database = app.db
-            Routes(service: {
-                TransactionService(
-                    configuration: configuration, store: TransactionStore(database: database),
-                    baseURL: baseURL.withLock { $0 })
-            }).register(on: app)
-            app.http.server.configuration.hostname = host
-            app.http.server.configuration.port = port
-            try await app.asyncBoot()
-            try await app.server.start(address: .hostname(host, port: port))
-        } catch let error as VerifierServiceError {
-            try? await app.asyncShutdown()
-            throw error
+            started = try await ServiceApplication.start(
+                name: "tessera-verifier", database: configuration.database, migrations: [CreateVerifierTransactions()],
+                host: host, port: port
+            ) { app in
+                app.middleware.use(FileMiddleware(publicDirectory: webRoot, defaultFile: "index.html"))
+                let database = app.db
+                Routes(service: {
+                    TransactionService(
+                        configuration: configuration, store: TransactionStore(database: database),
+                        baseURL: baseURL.withLock { $0 })
+                }).register(on: app)
+                MethodNotAllowed.register(on: app)
+            }
+        } catch let error as ServiceDatabase.InvalidURL {
+            throw .configuration(error.description)
         } catch {
-            try? await app.asyncShutdown()
             throw .startup("\(error)")
         }
-        let boundPort = app.http.server.shared.localAddress?.port ?? port
         let url = baseURL.withLock { value in
-            if value.isEmpty { value = "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort)" }
+            if value.isEmpty { value = ServiceApplication.baseURL(host: host, port: started.port) }
             return value
         }
-        return VerifierServer(app: app, baseURL: url, port: boundPort, clientId: configuration.identity.clientId)
+        return VerifierServer(app: started.app, baseURL: url, port: started.port, clientId: configuration.identity.clientId)
     }
 
     public func shutdown() async {
         await app.server.shutdown()
         try? await app.asyncShutdown()
-    }
-
-    private static func configureDatabase(_ app: Application, _ database: VerifierServiceConfiguration.Database) throws {
-        switch database {
-        case .sqlite(let path):
-            app.databases.use(.sqlite(.file(path)), as: .sqlite)
-        case .sqliteInMemory:
-            app.databases.use(.sqlite(.memory), as: .sqlite)
-        case .postgres(let url):
-            do {
-                app.databases.use(.postgres(configuration: try SQLPostgresConfiguration(url: url)), as: .psql)
-            } catch {
-                throw VerifierServiceError.configuration("the PostgreSQL URL is not valid")
-            }
-        }
     }
 
     private static func webRootPath(_ override: URL?) throws(VerifierServiceError) -> String {

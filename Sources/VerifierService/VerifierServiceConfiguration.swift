@@ -1,32 +1,13 @@
 import Foundation
+import ServiceSupport
 import TesseraCore
 
 /// Everything the verifier service needs, injected (clock and randomness included, so tests are deterministic).
 public struct VerifierServiceConfiguration: Sendable {
-    public enum Database: Sendable, Equatable {
-        /// An SQLite file (the embedded default), or an in-memory database.
-        case sqlite(path: String)
-        case sqliteInMemory
-        /// PostgreSQL, from a `postgres://user:password@host:port/database` URL.
-        case postgres(url: String)
-
-        /// `sqlite://PATH`, `sqlite::memory:`, `postgres://…` / `postgresql://…`, or a bare file path.
-        public init(url: String) throws(VerifierServiceError) {
-            if url == "sqlite::memory:" {
-                self = .sqliteInMemory
-            } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-                self = .postgres(url: url)
-            } else if url.hasPrefix("sqlite://") {
-                let path = String(url.dropFirst("sqlite://".count))
-                guard !path.isEmpty else { throw .configuration("sqlite:// needs a file path") }
-                self = .sqlite(path: path)
-            } else if url.contains("://") {
-                throw .configuration("unsupported database URL scheme (use sqlite:// or postgres://)")
-            } else {
-                self = .sqlite(path: url)
-            }
-        }
-    }
+    /// Where transactions are kept: an SQLite file by default, PostgreSQL (`postgres://…`, e.g. from
+    /// `DATABASE_URL`) to run several instances behind one base URL. The name stays so callers need not import
+    /// ServiceSupport.
+    public typealias Database = ServiceDatabase
 
     public var identity: VerifierIdentity
     public var trust: IssuerTrust

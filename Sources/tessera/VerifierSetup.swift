@@ -33,7 +33,7 @@ enum VerifierSetup {
                 database: try .init(url: databaseURL), publicBaseURL: baseURL, transactionLifetime: lifetime,
                 webRoot: webRoot.map { URL(fileURLWithPath: $0) })
         } catch {
-            throw UserFacingError(error.description)
+            throw UserFacingError("\(error)")
         }
     }
 

@@ -59,6 +59,7 @@ struct ServiceFixture {
     let issuerChain: [Data]
     let verifierRoot: Certificate
     let holderKey: P256.Signing.PrivateKey
+    let database: VerifierServiceConfiguration.Database
     let server: VerifierServer
     let http: AsyncHTTPClientTransport
 
@@ -83,12 +84,13 @@ struct ServiceFixture {
         let token = try StatusListToken.issue(
             list, subject: Self.statusURI, issuedAt: Self.start, key: .es256(issuerKey),
             header: ["x5c": .array(issuerChain.map { .string($0.base64EncodedString()) })])
+        self.database = try TestDatabases.configuration(database)
         let configuration = VerifierServiceConfiguration(
             identity: try VerifierIdentity(signingKey: verifierKey, certificateChain: [try verifier.derEncoded()]),
             trust: IssuerTrust(
                 iacaRoots: [issuerRoot], sdJWTAnchors: [issuerRoot],
                 statusListFetcher: StatusLists(tokens: [Self.statusURI: token.jwt.compact])),
-            database: try TestDatabases.configuration(database), transactionLifetime: lifetime, clock: clock,
+            database: self.database, transactionLifetime: lifetime, clock: clock,
             random: SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max)))
         server = try await VerifierServer.start(configuration, host: "127.0.0.1", port: 0)
         http = AsyncHTTPClientTransport()

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceSupport
 import TesseraJOSE
 import Vapor
 
@@ -35,21 +36,20 @@ enum APIError: Error, Sendable, Equatable {
         }
     }
 
-    var response: Response {
-        JSONResponse.make(["error": .string(code), "error_description": .string(errorDescription)], status: status)
-    }
+    /// The shared wire form (ServiceSupport), the same as every other Tessera server's errors.
+    var wire: WireError { WireError(status, code, errorDescription) }
+
+    var response: Response { wire.response }
 }
 
 /// JSON bodies in and out through TesseraJOSE's strict JSON (size and depth limits, exact values).
 enum JSONResponse {
     static func make(_ object: JSONObject, status: HTTPResponseStatus = .ok) -> Response {
-        var headers = HTTPHeaders()
-        headers.contentType = .json
-        headers.add(name: .cacheControl, value: "no-store")
-        return Response(status: status, headers: headers, body: .init(data: object.serialized()))
+        JSONBody.response(object, status: status)
     }
 
-    /// The request body as a JSON object (at most 64 KiB).
+    /// The request body as a JSON object (at most 64 KiB), whatever its Content-Type: `curl -d` sends JSON as a
+    /// form, and the README shows exactly that.
     static func body(of request: Request) throws(APIError) -> JSONObject {
         guard let buffer = request.body.data, buffer.readableBytes <= 64 * 1024 else {
             throw .invalidRequest("the body must be a JSON object of at most 64 KiB")
