@@ -27,16 +27,20 @@ public struct LedgerConfiguration: Sendable {
     public var perUserPerMinute = 30
     /// Mints the member's NATS identity at finalize (none: the answer carries no `nats`).
     public var nats: (any LedgerNATSProvisioner)?
+    /// The vault hosts: provisions the member's vault at finalize and serves `/vault/*` (none: finalize carries no
+    /// `vault` and the lifecycle endpoints answer 503).
+    public var vault: (any LedgerVaultLifecycle)?
     public var clock: any TesseraClock
     public var random: any RandomSource
 
     public init(
         database: ServiceDatabase, directory: URL, nats: (any LedgerNATSProvisioner)? = nil,
-        clock: any TesseraClock = SystemClock(), random: any RandomSource = SystemRandomSource()
+        vault: (any LedgerVaultLifecycle)? = nil, clock: any TesseraClock = SystemClock(), random: any RandomSource = SystemRandomSource()
     ) {
         self.database = database
         self.directory = directory
         self.nats = nats
+        self.vault = vault
         self.clock = clock
         self.random = random
     }

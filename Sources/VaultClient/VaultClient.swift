@@ -28,6 +28,8 @@ public struct VaultClient: Sendable {
         public let transactionKeys: Int
         public let kdf: KDFParameters
         public let nats: [String: String]?
+        /// The vault's Ed25519 identity public key (raw 32 bytes), when the ledger provisioned a vault.
+        public let vaultIdentityPublicKey: Data?
     }
 
     /// start → Argon2id → set-password → finalize; the state is saved only when all three succeeded.
@@ -53,11 +55,13 @@ public struct VaultClient: Sendable {
             nats = [:]
             for (name, value) in object { nats?[name] = value.stringValue }
         }
+        let vaultKey = try Self.vaultIdentityKey(finalized["vault"])
         let state = try Self.state(
             from: finalized["credential_package"]?.objectValue, ledger: base, deviceID: deviceID,
-            deviceKey: Base64URL.encode(deviceKey.rawRepresentation), expectedUser: user, nats: nats)
+            deviceKey: Base64URL.encode(deviceKey.rawRepresentation), expectedUser: user, nats: nats,
+            vaultIdentityPublicKey: vaultKey.map(Base64URL.encode))
         try store.save(state)
-        return Enrolled(userGUID: user, transactionKeys: state.transactionKeys.count, kdf: kdf, nats: nats)
+        return Enrolled(userGUID: user, transactionKeys: state.transactionKeys.count, kdf: kdf, nats: nats, vaultIdentityPublicKey: vaultKey)
     }
 
     public struct Authenticated: Sendable {
@@ -72,6 +76,16 @@ public struct VaultClient: Sendable {
     /// action/request (device-signed) → LAT proof checked in constant time (a mismatch stops here) → Argon2id →
     /// auth/execute → the new state replaces the old one atomically.
     public func authenticate(password: String) async throws(VaultError) -> Authenticated {
+        let (_, next, keyID) = try await passwordAction("authenticate", path: "/api/v1/auth/execute", password: password)
+        let remaining = next.transactionKeys.count
+        return Authenticated(
+            usedKeyID: keyID, transactionKeys: remaining, cekVersion: next.blob.cekVersion, latVersion: next.latVersion,
+            warning: remaining < Self.lowKeyWarning ? "only \(remaining) transaction keys are left" : nil)
+    }
+
+    /// The password flow for `actionType`: action/request, LAT proof, the execute body posted to `path` with the
+    /// action token; the rotated credentials in the answer are saved. Returns the answer, the new state and the key.
+    func passwordAction(_ actionType: String, path executePath: String, password: String) async throws(VaultError) -> (JSONObject, VaultState, String) {
         let state = try store.load()
         guard let deviceKeyBytes = Base64URL.bytes(state.devicePrivateKey),
             let deviceKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: deviceKeyBytes),
@@ -80,7 +94,7 @@ public struct VaultClient: Sendable {
         let clientNonce = Base64URL.encode(random.bytes(16))
         // lat_version names the LAT this device holds, so the ledger proves that one (the previous package stays
         // usable while this device has not used the newer one: its answer may never have arrived).
-        let bytes = ActionRequest(userGUID: state.userGUID, actionType: "authenticate", clientNonce: clientNonce, latVersion: state.latVersion)
+        let bytes = ActionRequest(userGUID: state.userGUID, actionType: actionType, clientNonce: clientNonce, latVersion: state.latVersion)
             .json.serialized()
         let path = "/api/v1/action/request"
         let headers: [(name: String, value: String)]
@@ -104,21 +118,19 @@ public struct VaultClient: Sendable {
             "cek_version": .integer(Int64(state.blob.cekVersion)),
         ]
         let executed = try await send(
-            state.ledger, "/api/v1/auth/execute",
+            state.ledger, executePath,
             body: (["blob": .object(blob), "password": .object(box.json), "key_id": .string(keyID)] as JSONObject).serialized(),
             headers: [("Authorization", "Bearer \(token)")], expect: 200)
-        guard executed["used_key_id"]?.stringValue == keyID else { throw .invalidResponse("auth/execute: used_key_id") }
+        guard executed["used_key_id"]?.stringValue == keyID else { throw .invalidResponse("\(executePath): used_key_id") }
         let next = try Self.state(
             from: executed["credential_package"]?.objectValue, ledger: state.ledger, deviceID: state.deviceID,
-            deviceKey: state.devicePrivateKey, expectedUser: state.userGUID, nats: state.nats)
+            deviceKey: state.devicePrivateKey, expectedUser: state.userGUID, nats: state.nats,
+            vaultIdentityPublicKey: state.vaultIdentityPublicKey)
         // Two logins from one saved state can both succeed (the ledger accepts the version this device last used):
         // the newest package is the one the ledger keeps, so an older one never replaces it.
         let newerSaved = (try? store.load()).map { $0.userGUID == next.userGUID && $0.blob.cekVersion > next.blob.cekVersion } ?? false
         if !newerSaved { try store.save(next) }
-        let remaining = next.transactionKeys.count
-        return Authenticated(
-            usedKeyID: keyID, transactionKeys: remaining, cekVersion: next.blob.cekVersion, latVersion: next.latVersion,
-            warning: remaining < Self.lowKeyWarning ? "only \(remaining) transaction keys are left" : nil)
+        return (executed, next, keyID)
     }
 
     // MARK: pieces
@@ -158,8 +170,18 @@ public struct VaultClient: Sendable {
         return keys
     }
 
+    /// The `vault` member of finalize: its `identity_public_key` must be an Ed25519 public key (nil: no vault).
+    static func vaultIdentityKey(_ value: JSONValue?) throws(VaultError) -> Data? {
+        guard let value else { return nil }
+        guard let key = Base64URL.bytes(value["identity_public_key"]?.stringValue),
+            (try? Curve25519.Signing.PublicKey(rawRepresentation: key)) != nil
+        else { throw .invalidResponse("vault.identity_public_key is not an Ed25519 public key") }
+        return key
+    }
+
     static func state(
-        from package: JSONObject?, ledger: String, deviceID: String, deviceKey: String, expectedUser: String, nats: [String: String]?
+        from package: JSONObject?, ledger: String, deviceID: String, deviceKey: String, expectedUser: String, nats: [String: String]?,
+        vaultIdentityPublicKey: String? = nil
     ) throws(VaultError) -> VaultState {
         guard let package, package["user_guid"]?.stringValue == expectedUser,
             let credential = package["credential_id"]?.stringValue, let blob = package["blob"]?.objectValue,
@@ -171,19 +193,23 @@ public struct VaultClient: Sendable {
         return VaultState(
             ledger: ledger, userGUID: expectedUser, credentialID: credential, deviceID: deviceID, devicePrivateKey: deviceKey,
             blob: .init(ciphertext: ciphertext, nonce: nonce, epk: epk, cekVersion: Int(version)), latID: latID, latToken: token,
-            latVersion: Int(latVersion), transactionKeys: keys, nats: nats)
+            latVersion: Int(latVersion), transactionKeys: keys, nats: nats, vaultIdentityPublicKey: vaultIdentityPublicKey)
     }
 
     private func post(_ base: String, _ path: String, _ body: JSONObject, expect: Int) async throws(VaultError) -> JSONObject {
         try await send(base, path, body: body.serialized(), headers: [], expect: expect)
     }
 
-    private func send(_ base: String, _ path: String, body: Data, headers: [(name: String, value: String)], expect: Int) async throws(VaultError) -> JSONObject {
+    func send(
+        _ base: String, _ path: String, method: OpenID4VPHTTPRequest.Method = .post, body: Data, headers: [(name: String, value: String)],
+        expect: Int
+    ) async throws(VaultError) -> JSONObject {
         guard let url = URL(string: base + path) else { throw .invalidResponse("the ledger URL is not valid") }
         let response: OpenID4VPHTTPResponse
         do {
             response = try await http.send(OpenID4VPHTTPRequest(
-                method: .post, url: url, headers: [("Content-Type", "application/json")] + headers, body: body))
+                method: method, url: url, headers: (method == .post ? [("Content-Type", "application/json")] : []) + headers,
+                body: method == .post ? body : nil))
         } catch {
             throw .ledger(status: 0, error: "unreachable", description: "\(error)")
         }

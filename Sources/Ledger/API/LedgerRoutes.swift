@@ -4,8 +4,8 @@ import ServiceSupport
 import TesseraJOSE
 import Vapor
 
-/// `/api/v1/…`: enrollment and authentication. Every answer is JSON with `Cache-Control: no-store`; every error
-/// `{error, error_description}`.
+/// `/api/v1/…`: enrollment and authentication; `/vault/…`: the vault lifecycle (VaultRoutes). Every answer is JSON
+/// with `Cache-Control: no-store`; every error `{error, error_description}`.
 struct LedgerRoutes: Sendable {
     let services: LedgerServices
 
@@ -35,28 +35,33 @@ struct LedgerRoutes: Sendable {
             {
                 throw WireError(.tooManyRequests, "rate_limited", "too many requests for this user: slow down")
             }
-            let signed = AuthenticationService.SignedRequest(
-                signature: request.headers.first(name: DeviceSignature.signatureHeader),
-                timestamp: request.headers.first(name: DeviceSignature.timestampHeader),
-                nonce: request.headers.first(name: DeviceSignature.nonceHeader),
-                method: request.method.rawValue, path: request.url.path,
-                body: request.body.data.map { Data($0.readableBytesView) } ?? Data())
-            return JSONBody.response(try await authentication.requestAction(parsed, signed: signed))
+            return JSONBody.response(try await authentication.requestAction(parsed, signed: Self.signed(request)))
         }
         api.post("auth", "execute") { request async throws -> Response in
             try limit(request)
             return JSONBody.response(try await authentication.execute(bearer: Self.bearer(request), try body(request)))
         }
+        registerVault(on: routes, authentication: authentication)
     }
 
-    private func limit(_ request: Request) throws(WireError) {
+    /// What the device signed: the three headers, and the method, path and body bytes as received.
+    static func signed(_ request: Request) -> AuthenticationService.SignedRequest {
+        AuthenticationService.SignedRequest(
+            signature: request.headers.first(name: DeviceSignature.signatureHeader),
+            timestamp: request.headers.first(name: DeviceSignature.timestampHeader),
+            nonce: request.headers.first(name: DeviceSignature.nonceHeader),
+            method: request.method.rawValue, path: request.url.path,
+            body: request.body.data.map { Data($0.readableBytesView) } ?? Data())
+    }
+
+    func limit(_ request: Request) throws(WireError) {
         let address = request.remoteAddress?.ipAddress ?? "unknown"
         guard services.limiter.allow("ip:" + address, limit: services.configuration.perAddressPerMinute) else {
             throw WireError(.tooManyRequests, "rate_limited", "too many requests from this address: slow down")
         }
     }
 
-    private func body(_ request: Request) throws(WireError) -> LedgerBody {
+    func body(_ request: Request) throws(WireError) -> LedgerBody {
         guard let json = JSONBody.object(of: request) else {
             throw WireError(.badRequest, "invalid_request", "the body must be a JSON object (application/json, at most 64 KiB)")
         }

@@ -9,8 +9,9 @@ import TesseraJOSE
 /// Authentication: a device-signed action request (answered with a single-use action token bound to one
 /// transaction key, and the LAT proof), then `auth/execute`, which spends the token and the key, opens the password
 /// hash and the blob, compares them in constant time, and on success rotates CEK and LAT in one transaction.
+/// `vault_terminate` tokens go through the same password check at `POST /vault/terminate` (VaultLifecycleService).
 struct AuthenticationService: Sendable {
-    static let actionTypes: Set<String> = ["authenticate"]
+    static let actionTypes: Set<String> = ["authenticate", VaultLifecycleService.terminateScope]
     let services: LedgerServices
 
     struct SignedRequest: Sendable {
@@ -29,13 +30,7 @@ struct AuthenticationService: Sendable {
             throw WireError(.badRequest, "invalid_request", "action_type must be one of \(Self.actionTypes.sorted())")
         }
         let now = services.now
-        guard let user = try await services.store.user(userGUID), user.enrolled else {
-            throw WireError(.notFound, "unknown_user", "no enrolled user has this user_guid")
-        }
-        try checkSignature(signed, deviceKey: user.device_public_key, now: now)
-        guard let nonce = signed.nonce,
-            try await services.store.useDeviceNonce(user: userGUID, nonce: nonce, expiresAt: now.addingTimeInterval(2 * DeviceSignature.maxSkew), now: now)
-        else { throw WireError(.conflict, "replayed_nonce", "this device nonce was already used") }
+        let user = try await deviceSigned(userGUID: userGUID, signed, now: now)
         try checkLock(user, now: now)
         guard let key = try await services.store.unusedKeys(user: userGUID).first else {
             throw WireError(.conflict, "no_transaction_keys", "no unused transaction key is left")
@@ -67,6 +62,18 @@ struct AuthenticationService: Sendable {
         ]
     }
 
+    /// The enrolled user whose device key made `signed`, its nonce spent (a replay is refused).
+    func deviceSigned(userGUID: String, _ signed: SignedRequest, now: Date) async throws(WireError) -> UserRow {
+        guard let user = try await services.store.user(userGUID), user.enrolled else {
+            throw WireError(.notFound, "unknown_user", "no enrolled user has this user_guid")
+        }
+        try checkSignature(signed, deviceKey: user.device_public_key, now: now)
+        guard let nonce = signed.nonce,
+            try await services.store.useDeviceNonce(user: userGUID, nonce: nonce, expiresAt: now.addingTimeInterval(2 * DeviceSignature.maxSkew), now: now)
+        else { throw WireError(.conflict, "replayed_nonce", "this device nonce was already used") }
+        return user
+    }
+
     private func checkSignature(_ signed: SignedRequest, deviceKey: String, now: Date) throws(WireError) {
         let invalid = WireError(.unauthorized, "invalid_signature", "the device signature is missing, invalid or stale")
         guard let signature = signed.signature, let text = signed.timestamp, let timestamp = Int64(text),
@@ -85,14 +92,33 @@ struct AuthenticationService: Sendable {
         }
     }
 
-    /// The order of the issue: token (spent atomically), key_id == use_key_id, key (spent atomically), the password
-    /// hash opened with the LTK, the blob opened with the CEK of its version, constant-time comparison, lockout.
     func execute(bearer: String?, _ body: LedgerBody) async throws(WireError) -> JSONObject {
         let now = services.now
+        let token = try await consumeToken(bearer, scope: "authenticate", now: now)
+        return try await rotate(try await verifyPassword(token: token, body, now: now), now: now)
+    }
+
+    /// Spends the action token (one atomic statement) and checks it was issued for `scope`.
+    func consumeToken(_ bearer: String?, scope: String, now: Date) async throws(WireError) -> ActionTokenRow {
         guard let bearer, let token = try await services.store.consumeActionToken(bearer, now: now) else {
             throw WireError(.unauthorized, "invalid_token", "the action token is unknown, used or expired")
         }
-        guard token.scope == "authenticate" else { throw WireError(.forbidden, "insufficient_scope", "the action token is not for authentication") }
+        guard token.scope == scope else { throw WireError(.forbidden, "insufficient_scope", "the action token was issued for another action than \(scope)") }
+        return token
+    }
+
+    /// A password proven with a spent action token and transaction key: what `rotate` needs.
+    struct VerifiedPassword: Sendable {
+        let user: UserRow
+        let kept: KeptCredential
+        let passwordHash: Data
+        let kdf: KDFParameters
+        let keyID: String
+    }
+
+    /// The order of the issue: key_id == use_key_id, key (spent atomically), the password hash opened with the LTK,
+    /// the blob opened with the CEK of its version, constant-time comparison, lockout.
+    func verifyPassword(token: ActionTokenRow, _ body: LedgerBody, now: Date) async throws(WireError) -> VerifiedPassword {
         let request = try body.decode(ExecuteRequest.init(json:))
         let (keyID, passwordBox, blobBox, cekVersion) = (request.keyID, request.password, request.blob, request.cekVersion)
         guard keyID == token.use_key_id else { throw WireError(.forbidden, "key_mismatch", "key_id is not the key this action token is bound to") }
@@ -130,16 +156,15 @@ struct AuthenticationService: Sendable {
                 user.id, limit: services.configuration.maxFailures, now: now, lockUntil: now.addingTimeInterval(services.configuration.lockout))
             throw WireError(.unauthorized, "invalid_credentials", "the password is wrong")
         }
-        return try await rotate(user: user, keeping: kept, passwordHash: stored, kdf: kdf, usedKeyID: keyID, now: now)
+        return VerifiedPassword(user: user, kept: kept, passwordHash: stored, kdf: kdf, keyID: keyID)
     }
 
     /// One transaction: new CEK and LAT versions (the presented ones kept, older ones dropped), transaction keys topped
     /// up, failures reset. The conditional update of the user row comes first: it decides which of two concurrent
     /// logins of one user rotates, and SQLite's deferred transaction takes its write lock before reading anything (a
     /// transaction that reads, then writes after another connection committed, fails with SQLITE_BUSY_SNAPSHOT).
-    private func rotate(
-        user: UserRow, keeping kept: KeptCredential, passwordHash: Data, kdf: KDFParameters, usedKeyID: String, now: Date
-    ) async throws(WireError) -> JSONObject {
+    func rotate(_ verified: VerifiedPassword, now: Date) async throws(WireError) -> JSONObject {
+        let (user, kept, passwordHash, kdf, usedKeyID) = (verified.user, verified.kept, verified.passwordHash, verified.kdf, verified.keyID)
         let services = self.services
         let configuration = services.configuration
         return try await services.store.db.transaction { sql in

@@ -6,7 +6,7 @@ import ServiceSupport
 import TesseraJOSE
 
 /// Enrollment: start (invitation → user, salt, transaction keys), set-password (the password hash sealed to a
-/// transaction key, opened at once, fail closed), finalize (credential package, LAT, NATS identity).
+/// transaction key, opened at once, fail closed), finalize (credential package, LAT, NATS identity, vault).
 struct EnrollmentService: Sendable {
     let services: LedgerServices
 
@@ -99,6 +99,11 @@ struct EnrollmentService: Sendable {
                 throw WireError(.serviceUnavailable, "temporarily_unavailable", "the NATS identity could not be created")
             }
         }
+        // Then the vault, which lives in that account: idempotent too, so its failure also leaves the enrollment open.
+        var vault: JSONObject?
+        if let backend = services.configuration.vault {
+            vault = try await VaultLifecycleService.provision(backend, userGUID: user, now: now)
+        }
         let services = self.services
         let package = try await services.store.db.transaction { sql in
             // Taking the enrollment inside the transaction makes finalize single use.
@@ -118,6 +123,7 @@ struct EnrollmentService: Sendable {
             for (name, value) in nats.sorted(by: { $0.key < $1.key }) { object[name] = .string(value) }
             answer["nats"] = .object(object)
         }
+        if let vault { answer["vault"] = .object(vault) }
         return answer
     }
 }

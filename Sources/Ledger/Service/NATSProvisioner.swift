@@ -1,10 +1,10 @@
-import Crypto
 import Foundation
 import NATSClient
 import TesseraCore
 
 /// Mints a member's NATS identity at finalize: an account of the ledger's operator (its key derived from the
-/// operator seed and the user, so a retry re-creates the same account), pushed to the server's full resolver the way
+/// operator seed and the user by `NATSOperatorIdentity.accountKey(userGUID:)`, so a retry re-creates the same
+/// account and the vault hosts derive it too), pushed to the server's full resolver the way
 /// `nsc push` does, and short-lived bootstrap user credentials that may only publish
 /// `OwnerSpace.{guid}.forVault.app.bootstrap` and subscribe `OwnerSpace.{guid}.forApp.app.bootstrap.>` (guid = the
 /// user_guid without dashes).
@@ -29,10 +29,8 @@ public struct NATSProvisioner: LedgerNATSProvisioner {
     public static func ownerSpace(userGUID: String) -> String { "OwnerSpace." + userGUID.replacingOccurrences(of: "-", with: "") }
 
     public func provision(userGUID: String, now: Date) async throws -> [String: String] {
-        let account = try accountKey(userGUID: userGUID)
-        let accountJWT = try AccountClaims(account: account.publicKeyString, name: "vault-" + userGUID)
-            .encode(signedBy: identity.operatorKey, clock: clock)
-        try await push(accountJWT)
+        let account = try identity.accountKey(userGUID: userGUID)
+        try await push(try identity.accountJWT(userGUID: userGUID, clock: clock))
         let space = Self.ownerSpace(userGUID: userGUID)
         let user = try NKeyPair(type: .user, random: random)
         let expires = now.addingTimeInterval(bootstrapLifetime)
@@ -46,15 +44,6 @@ public struct NATSProvisioner: LedgerNATSProvisioner {
             "nats_url": servers.joined(separator: ","), "account": account.publicKeyString, "owner_space": space,
             "bootstrap_creds": credentials.credsFile, "expires_at": String(Int64(expires.timeIntervalSince1970)),
         ]
-    }
-
-    /// HKDF-SHA256 of the operator seed with the user as info: the same account for the same user, no state kept.
-    func accountKey(userGUID: String) throws -> NKeyPair {
-        guard let seed = identity.operatorKey.seedString else { throw NATSError.invalidKeyLength }
-        let raw = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: Data(seed.utf8)), salt: Data("tessera-ledger-nats-account-v1".utf8),
-            info: Data(userGUID.utf8), outputByteCount: 32)
-        return try raw.withUnsafeBytes { bytes throws(NATSError) in try NKeyPair(type: .account, rawSeed: Data(bytes)) }
     }
 
     private func push(_ accountJWT: String) async throws {
