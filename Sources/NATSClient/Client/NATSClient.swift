@@ -143,7 +143,8 @@ public actor NATSClient {
         }
         subscriptions[sid] = SubscriptionState(subject: subject, queue: queue, continuation: continuation)
         sendControl { ClientCommand.writeSubscribe(subject: subject, queue: queue, sid: sid, into: &$0) }
-        return Subscription(subject: subject, queue: queue, sid: sid, stream: stream, client: self)
+        // Captured strongly: a subscription in use keeps its client alive.
+        return Subscription(subject: subject, queue: queue, stream: stream) { await self.unsubscribe(sid: sid) }
     }
 
     func unsubscribe(sid: UInt64) {

@@ -66,10 +66,35 @@ public struct AccountClaims: NATSClaims, Equatable {
     public struct Body: NATSClaimsBody, Equatable {
         public var limits: NATSAccountLimits
         public var signing_keys: [String]?
+        /// Revoked users: user public nkey (or `*` for every user) → unix seconds; a user JWT issued at or before
+        /// that second is refused (see `revokes(user:issuedAt:)`). Written only when non-empty.
+        public var revocations: [String: Int64]?
         public var default_permissions: DefaultPermissions
         public var type: String = Self.claimType
         public var version: Int = 2
         public static let claimType = "account"
+
+        public init(
+            limits: NATSAccountLimits, signing_keys: [String]? = nil, revocations: [String: Int64]? = nil,
+            default_permissions: DefaultPermissions
+        ) {
+            self.limits = limits
+            self.signing_keys = signing_keys
+            self.revocations = revocations
+            self.default_permissions = default_permissions
+        }
+
+        // Written by hand only so that an empty `revocations` is left out like an absent one (the Go library omits
+        // it too), which keeps account JWTs without revocations byte-identical to those issued before the field.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(limits, forKey: .limits)
+            try container.encodeIfPresent(signing_keys, forKey: .signing_keys)
+            if let revocations, !revocations.isEmpty { try container.encode(revocations, forKey: .revocations) }
+            try container.encode(default_permissions, forKey: .default_permissions)
+            try container.encode(type, forKey: .type)
+            try container.encode(version, forKey: .version)
+        }
     }
 
     /// Permissions given to users of the account whose JWT has none of its own.
@@ -96,12 +121,14 @@ public struct AccountClaims: NATSClaims, Equatable {
 
     public init(
         account publicKey: String, name: String, limits: NATSAccountLimits = .init(), signingKeys: [String]? = nil,
-        defaultPermissions: DefaultPermissions = .init(), expires: Date? = nil
+        defaultPermissions: DefaultPermissions = .init(), revocations: [String: Int64] = [:], expires: Date? = nil
     ) {
         self.sub = publicKey
         self.name = name
         self.exp = expires.map { Int64($0.timeIntervalSince1970) }
-        self.nats = Body(limits: limits, signing_keys: signingKeys, default_permissions: defaultPermissions)
+        self.nats = Body(
+            limits: limits, signing_keys: signingKeys, revocations: revocations.isEmpty ? nil : revocations,
+            default_permissions: defaultPermissions)
     }
 }
 
