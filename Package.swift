@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "LedgerProtocol", targets: ["LedgerProtocol"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "VaultClient", targets: ["VaultClient"]),
+        .library(name: "VaultProtocol", targets: ["VaultProtocol"]),
+        .library(name: "Vault", targets: ["Vault"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -177,7 +179,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "TesseraJOSE",
+                "TesseraJOSE", "TesseraCore", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -215,9 +217,29 @@ let package = Package(
             dependencies: ["TesseraCore", "TesseraJOSE", "Argon2", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["README.md"]
         ),
+        // What the vault host and the app share: subjects, E2E session, envelope, handler payloads (layer 1).
+        .target(
+            name: "VaultProtocol",
+            dependencies: ["TesseraCore", "TesseraJOSE", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"]
+        ),
         .target(
             name: "VaultClient",
-            dependencies: ["TesseraCore", "TesseraJOSE", "LedgerProtocol", "OpenID4VP", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "TesseraCore", "TesseraJOSE", "LedgerProtocol", "VaultProtocol", "NATSClient", "OpenID4VP",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["README.md"]
+        ),
+        // The vault host: many users' vaults over NATS, storage encrypted at rest, leases (layer 3).
+        .target(
+            name: "Vault",
+            dependencies: [
+                "TesseraCore", "TesseraJOSE", "VaultProtocol", "ServiceSupport", "NATSClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+            ],
             exclude: ["README.md"]
         ),
         .target(
@@ -233,7 +255,7 @@ let package = Package(
         .target(
             name: "VerifierService",
             dependencies: [
-                "TesseraCore", "TesseraCBOR", "TesseraJOSE", "TesseraTrust", "TesseraQR", "MDoc", "SDJWT", "OpenID4VP",
+                "TesseraCore", "TesseraCBOR", "TesseraJOSE", "TesseraTrust", "TesseraQR", "MDoc", "SDJWT", "OpenID4VP", "ServiceSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -270,6 +292,8 @@ let package = Package(
                 "LedgerProtocol",
                 "Ledger",
                 "VaultClient",
+                "VaultProtocol",
+                "Vault",
                 "NATSClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -278,7 +302,7 @@ let package = Package(
             resources: [.copy("Resources/annex-d-device-response.cbor")]
         ),
         // Helpers shared by the test targets (hex literals, the Python peer interpreter).
-        .target(name: "TesseraTestSupport", dependencies: ["TesseraJOSE"], path: "Tests/TesseraTestSupport"),
+        .target(name: "TesseraTestSupport", dependencies: ["TesseraJOSE", "NATSClient"], path: "Tests/TesseraTestSupport"),
         .testTarget(
             name: "TesseraCBORTests",
             dependencies: [
@@ -433,6 +457,7 @@ let package = Package(
             name: "NATSClientTests",
             dependencies: [
                 "NATSClient", "TesseraCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -444,6 +469,17 @@ let package = Package(
             dependencies: [
                 "TesseraTestSupport", "Ledger", "LedgerProtocol", "VaultClient", "NATSClient", "ServiceSupport", "Argon2", "OpenID4VP", "TesseraJOSE",
                 "TesseraCore", "HolderKit", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "VaultProtocolTests",
+            dependencies: ["VaultProtocol", "TesseraJOSE", "TesseraCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
+            name: "VaultTests",
+            dependencies: [
+                "TesseraTestSupport", "Vault", "VaultProtocol", "VaultClient", "Ledger", "LedgerProtocol", "NATSClient",
+                "ServiceSupport", "TesseraJOSE", "TesseraCore", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

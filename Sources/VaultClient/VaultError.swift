@@ -8,6 +8,16 @@ public enum VaultError: Error, Sendable, Equatable, CustomStringConvertible {
     case noTransactionKeys
     case storage(String)
     case crypto(String)
+    /// The vault answered the command with an error (`code` as in the module README's handler table).
+    case vault(code: String, message: String)
+    /// The bootstrap reply was missing, unsigned or signed by another key, or does not answer this request.
+    case bootstrapRefused(String)
+    /// No answer from the vault in time (the command may still run once: retry with the same event id).
+    case timeout
+    /// The bus refused or dropped the connection.
+    case bus(String)
+    /// No session with the vault yet: bootstrap first.
+    case noSession
 
     public var description: String {
         switch self {
@@ -18,6 +28,11 @@ public enum VaultError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noTransactionKeys: "no transaction key is left: enroll again"
         case .storage(let what): "vault state: \(what)"
         case .crypto(let what): "crypto: \(what)"
+        case .vault(let code, let message): "the vault answered \(code): \(message)"
+        case .bootstrapRefused(let why): "vault bootstrap refused: \(why)"
+        case .timeout: "the vault did not answer in time"
+        case .bus(let why): "NATS: \(why)"
+        case .noSession: "no session with the vault: bootstrap first"
         }
     }
 }

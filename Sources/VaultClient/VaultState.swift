@@ -29,6 +29,9 @@ public struct VaultState: Codable, Sendable, Equatable {
     public var transactionKeys: [TransactionKey]
     /// The NATS bootstrap credentials from finalize, when the ledger has NATS.
     public var nats: [String: String]?
+    /// The vault's Ed25519 identity public key (raw, base64url) from finalize, when the ledger has vault hosts: the
+    /// key the vault's signed bootstrap reply must verify with.
+    public var vaultIdentityPublicKey: String?
 }
 
 /// `vault.json` in a directory (0700), written 0600 to a new file and renamed over the old one, so a crash leaves
@@ -49,21 +52,9 @@ public struct VaultStateStore: Sendable {
     }
 
     public func save(_ state: VaultState) throws(VaultError) {
-        let fm = FileManager.default
-        do {
-            try fm.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let data = try encoder.encode(state)
-            let temporary = directory.appendingPathComponent(".vault.json.new")
-            try? fm.removeItem(at: temporary)
-            guard fm.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]),
-                rename(temporary.path, file.path) == 0
-            else { throw VaultError.storage("cannot write \(file.path)") }
-        } catch let error as VaultError {
-            throw error
-        } catch {
-            throw .storage("cannot write \(file.path)")
-        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(state) else { throw .storage("cannot encode the vault state") }
+        try AtomicFile.write(data, to: file)
     }
 }

@@ -4,6 +4,7 @@ import Ledger
 import NATSClient
 import TesseraCore
 import ServiceSupport
+import Vault
 
 /// `tessera ledger …`: the personal vault's ledger service.
 struct LedgerCommand: AsyncParsableCommand {
@@ -54,6 +55,8 @@ struct LedgerServe: AsyncParsableCommand {
     @Option(help: "NATS server URL(s), comma-separated: finalize then creates each member's NATS account there.") var nats: String?
     @Option(name: .customLong("kdf-cost"), help: "Argon2id cost the devices run, m=KIB,t=ITERATIONS,p=LANES (default m=65536,t=3,p=4).")
     var kdfCost: String?
+    @Option(name: .customLong("vault-database"), help: "With --nats: the vault hosts' database, for /vault/* (default: vault.sqlite in the ledger directory).")
+    var vaultDatabase: String?
 
     func run() async throws {
         var configuration = try location.configuration()
@@ -63,18 +66,28 @@ struct LedgerServe: AsyncParsableCommand {
             configuration.kdfIterations = cost.iterations
             configuration.kdfParallelism = cost.parallelism
         }
+        var vaultDatabase: VaultDatabase?
         if let nats {
-            configuration.nats = NATSProvisioner(identity: try location.natsIdentity(), servers: nats.split(separator: ",").map(String.init))
+            let identity = try location.natsIdentity()
+            let urls = nats.split(separator: ",").map(String.init)
+            configuration.nats = NATSProvisioner(identity: identity, servers: urls)
+            // The vault lifecycle (/vault/*, the identity key at finalize) lives in the hosts' database.
+            let database = try await VaultHostSetup(operatorDirectory: location.directory, database: self.vaultDatabase).open()
+            vaultDatabase = database
+            let bus = VaultBus.nats(urls: urls, identity: identity, clock: SystemClock(), random: SystemRandomSource())
+            configuration.vault = VaultLifecycleBackend(vaults: VaultDirectory(database: database, bus: bus))
         }
         let server: LedgerServer
         do {
             server = try await LedgerServer.start(configuration, host: host, port: port)
         } catch {
+            await vaultDatabase?.shutdown()
             throw UserFacingError("\(error)")
         }
         FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
         await VerifierServe.waitForTermination()
         await server.shutdown()
+        await vaultDatabase?.shutdown()
     }
 }
 

@@ -6,8 +6,11 @@ import VaultClient
 /// `tessera vault …`: this device's side of the personal vault.
 struct VaultCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "vault", abstract: "Enroll at a ledger and log in with a password that never leaves the device.",
-        subcommands: [VaultEnroll.self, VaultLogin.self])
+        commandName: "vault", abstract: "The personal vault: enroll at a ledger, log in, run vault hosts, and use your vault over NATS.",
+        subcommands: [
+            VaultEnroll.self, VaultLogin.self, VaultServe.self, VaultSecrets.self, VaultProfile.self, VaultStatus.self, VaultStart.self,
+            VaultStop.self,
+        ])
 
     struct Options: ParsableArguments {
         @Option(name: .customLong("vault-dir"), help: "Where this device keeps its vault state (default: $TESSERA_HOME/vault).")
@@ -16,9 +19,10 @@ struct VaultCommand: AsyncParsableCommand {
         var passwordFile: String?
         @Flag(help: "Print JSON.") var json = false
 
+        var stateDirectory: URL { directory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("vault") }
+
         var client: VaultClient {
-            let directory = directory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("vault")
-            return VaultClient(store: VaultStateStore(directory: directory), http: SharedHTTP.client)
+            VaultClient(store: VaultStateStore(directory: stateDirectory), http: SharedHTTP.client)
         }
 
         func password() throws -> String {

@@ -2,6 +2,7 @@ import Foundation
 import Ledger
 import NATSClient
 import TesseraCore
+import TesseraTestSupport
 import Testing
 import VaultClient
 
@@ -45,48 +46,5 @@ struct LedgerNATSTests {
         let provisioner = NATSProvisioner(identity: identity, servers: [server.url])
         let again = try await provisioner.provision(userGUID: enrolled.userGUID, now: Date())
         #expect(again["account"] == nats["account"])
-    }
-}
-
-/// nats-server trusting `identity`, on a port it picks itself (`listen: 127.0.0.1:-1`), read back from its log.
-final class OperatorModeServer: Sendable {
-    let url: String
-    private let process: Process
-
-    init(identity: NATSOperatorIdentity, directory: URL) throws {
-        let binary = [ProcessInfo.processInfo.environment["NATS_SERVER"], "/usr/sbin/nats-server", "/usr/bin/nats-server"]
-            .compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let binary else { throw LedgerFixtureError("nats-server missing: run scripts/test (it installs the Debian package)") }
-        let resolver = directory.appendingPathComponent("resolver")
-        try FileManager.default.createDirectory(at: resolver, withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("nats.conf"), log = directory.appendingPathComponent("nats.log")
-        try identity.serverConfiguration(listen: "127.0.0.1:-1", resolverDirectory: resolver.path)
-            .write(to: config, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-c", config.path, "-l", log.path]
-        try process.run()
-        self.process = process
-        let deadline = Date().addingTimeInterval(10)
-        var found: String?
-        while found == nil, Date() < deadline {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "Listening for client connections on ") {
-                let rest = text[range.upperBound...].prefix { !$0.isNewline }
-                found = "nats://" + rest
-            } else {
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-        }
-        guard let found else {
-            process.terminate()
-            throw LedgerFixtureError("nats-server did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-        }
-        url = found
-    }
-
-    func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
     }
 }

@@ -1,0 +1,23 @@
+import Crypto
+import Foundation
+import VaultProtocol
+
+/// An app session as the running vault holds it: the key, the replay window of the app's messages and the vault's
+/// own sequence numbers.
+struct LiveSession: Sendable {
+    let id: String
+    let key: SymmetricKey
+    var window: ReplayWindow
+    let expiresAt: Date
+    var supersededAt: Date?
+    /// The last sequence number the vault used, and how far its reservation in the database goes.
+    var sendSeq: UInt64
+    var sendReserved: UInt64
+
+    /// Usable until it expires, and after a rotation for `grace` more.
+    func usable(at now: Date, grace: TimeInterval) -> Bool {
+        guard now < expiresAt else { return false }
+        if let supersededAt { return now < supersededAt.addingTimeInterval(grace) }
+        return true
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import ServiceSupport
+import TesseraCore
+import TesseraJOSE
+import VaultProtocol
+
+/// Serves many users' vaults. A lease loop (every third of the lease time) renews the leases this host holds,
+/// stops the vaults it lost or that should stop, and takes vaults nobody serves — including those of a host that
+/// died, once their lease ran out. Each user's vault therefore runs on exactly one host at a time.
+public actor VaultHost {
+    public nonisolated let hostID: String
+    let database: VaultDatabase
+    let context: VaultHostContext
+    let leaseTime: TimeInterval
+    let maxVaults: Int
+    private var runtimes: [String: VaultRuntime] = [:]
+    private var loop: Task<Void, Never>?
+    /// Until when the leases we hold are surely ours: if renewing fails past it, we stop serving (fencing).
+    private var leasesValidUntil = Date.distantPast
+
+    public init(
+        database: VaultDatabase, bus: VaultBus, hostID: String? = nil, policy: VaultPolicy = VaultPolicy(),
+        leaseTime: TimeInterval = 15, maxVaults: Int = 10_000, clock: any TesseraClock = SystemClock(),
+        random: any RandomSource = SystemRandomSource()
+    ) {
+        let id = hostID ?? "host-" + Base64URL.encode(random.bytes(9))
+        self.hostID = id
+        self.database = database
+        self.leaseTime = leaseTime
+        self.maxVaults = maxVaults
+        context = VaultHostContext(
+            hostID: id, sql: database.sql, store: database.store, bus: bus, clock: clock, random: random, policy: policy)
+    }
+
+    /// Runs the lease loop until `shutdown()`.
+    public func start() {
+        guard loop == nil else { return }
+        let interval = Duration.milliseconds(Int64(leaseTime * 1000 / 3))
+        loop = Task { [weak self] in
+            while !Task.isCancelled {
+                await self?.tick()
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+
+    /// One round of the lease loop (tests call it directly).
+    public func tick() async {
+        let store = context.store
+        let now = context.clock.now()
+        do {
+            let held = Set(try await store.renewLeases(host: hostID, now: now, ttl: leaseTime))
+            leasesValidUntil = now.addingTimeInterval(leaseTime)
+            for (user, runtime) in runtimes {
+                let ended = await runtime.ended
+                if !held.contains(user) || ended { await stopRuntime(user, runtime, release: held.contains(user)) }
+            }
+            for user in try await store.leasesToRelease(host: hostID) {
+                if let runtime = runtimes[user] { await stopRuntime(user, runtime, release: false) }
+                try await store.releaseLease(user, host: hostID, state: "stopped", now: now)
+            }
+            let room = maxVaults - runtimes.count
+            var candidates = held.filter { runtimes[$0] == nil }
+            if room > candidates.count {
+                candidates.formUnion(try await store.acquireLeases(host: hostID, now: now, ttl: leaseTime, limit: room - candidates.count))
+            }
+            for user in candidates where runtimes.count < maxVaults { await startRuntime(user, now: now) }
+        } catch {
+            // The database is away: keep serving only while our leases surely hold.
+            if now >= leasesValidUntil {
+                for (user, runtime) in runtimes { await stopRuntime(user, runtime, release: false) }
+            }
+        }
+    }
+
+    private func startRuntime(_ user: String, now: Date) async {
+        let store = context.store
+        do {
+            guard let row = try await store.vault(user) else { return }
+            let runtime = try VaultRuntime(row: row, context: context)
+            try await store.report(user, host: hostID, state: "provisioning", progress: 50, now: now)
+            try await runtime.start()
+            runtimes[user] = runtime
+            try await store.report(user, host: hostID, state: "running", progress: 100, now: now)
+        } catch {
+            // Left to the lease: another round (here or on another host) tries again.
+            try? await store.releaseLease(user, host: hostID, state: "provisioning", now: now)
+        }
+    }
+
+    private func stopRuntime(_ user: String, _ runtime: VaultRuntime, release: Bool) async {
+        runtimes[user] = nil
+        await runtime.stop()
+        if release { try? await context.store.releaseLease(user, host: hostID, state: "stopped", now: context.clock.now()) }
+    }
+
+    /// Stops every vault and gives their leases back, so other hosts take them at once.
+    public func shutdown() async {
+        loop?.cancel()
+        loop = nil
+        for (user, runtime) in runtimes {
+            runtimes[user] = nil
+            await runtime.stop()
+            try? await context.store.releaseLease(user, host: hostID, state: "provisioning", now: context.clock.now())
+        }
+    }
+
+    /// The users whose vaults run here.
+    public var activeVaults: [String] { runtimes.keys.sorted() }
+
+    /// Messages dropped (and never answered) per reason, over all vaults on this host.
+    public func dropCounts() async -> [VaultDropReason: Int] {
+        var total: [VaultDropReason: Int] = [:]
+        for runtime in runtimes.values {
+            for (reason, count) in await runtime.drops.counts { total[reason, default: 0] += count }
+        }
+        return total
+    }
+}

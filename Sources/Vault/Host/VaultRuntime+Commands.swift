@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+import ServiceSupport
+import TesseraJOSE
+import VaultProtocol
+
+extension VaultRuntime {
+    /// Runs one decrypted command. A command that changes state runs once per event id: in one transaction with
+    /// the record of its answer and the session's new sequence floor, so a retry (same id, new envelope) gets the
+    /// first answer and a replay after a takeover changes nothing.
+    func handle(_ event: VaultEventMessage, sessionID: String, seq: UInt64) async -> VaultEventResponse {
+        let now = context.clock.now()
+        let timestamp = Int64(now.timeIntervalSince1970)
+        guard let handler = VaultHandler(rawValue: event.type) else {
+            return .failure(eventID: event.id, error: VaultEventError(code: "unknown_command", message: "no handler for \(event.type)"), timestamp: timestamp)
+        }
+        if handler == .sessionRotate { return await rotateSession(event, sessionID: sessionID, now: now) }
+        let request = HandlerRequest(
+            handler: handler, payload: event.payload, userGUID: userGUID, guid: guid, keyring: keyring, now: now, runtime: self)
+        guard handler.changesState else {
+            let db = context.sql
+            return await Self.answer(event.id, timestamp) { try await VaultHandlers.run(request, db: db) }
+        }
+        let keyring = self.keyring
+        do {
+            let encoded = try await context.sql.transaction { tx in
+                let sessions = VaultSessionStore(db: tx, keyring: keyring)
+                if let earlier = try await sessions.handled(eventID: event.id) { return earlier }
+                let response = await Self.answer(event.id, timestamp) { try await VaultHandlers.run(request, db: tx) }
+                let encoded = response.encoded()
+                try await sessions.recordHandled(eventID: event.id, response: encoded, now: now)
+                try await sessions.advance(id: sessionID, seq: seq)
+                return encoded
+            }
+            await request.afterCommit()
+            return try VaultEventResponse(json: encoded)
+        } catch {
+            return .failure(
+                eventID: event.id, error: VaultEventError(code: "temporarily_unavailable", message: "the vault's storage is not available"),
+                timestamp: timestamp)
+        }
+    }
+
+    /// The handler's result, or its rule error as the response's error (anything else: `server_error`).
+    static func answer(_ eventID: String, _ timestamp: Int64, _ body: () async throws -> JSONObject) async -> VaultEventResponse {
+        do {
+            return .success(eventID: eventID, result: try await body(), timestamp: timestamp)
+        } catch {
+            return failure(eventID, timestamp, error)
+        }
+    }
+
+    static func failure(_ eventID: String, _ timestamp: Int64, _ error: any Error) -> VaultEventResponse {
+        switch error {
+        case let error as VaultEventError:
+            return .failure(eventID: eventID, error: error, timestamp: timestamp)
+        case let error as VaultProtocolError:
+            return .failure(eventID: eventID, error: VaultEventError(code: "invalid_request", message: error.description), timestamp: timestamp)
+        default:
+            return .failure(eventID: eventID, error: VaultEventError(code: "server_error", message: "the command could not be handled"), timestamp: timestamp)
+        }
+    }
+
+    /// `session.rotate`: a new session from the app's new key; the old one keeps working for the grace period, so
+    /// messages already on their way are not lost. The answer still goes out under the old session.
+    func rotateSession(_ event: VaultEventMessage, sessionID: String, now: Date) async -> VaultEventResponse {
+        let timestamp = Int64(now.timeIntervalSince1970)
+        do {
+            let request = try SessionRotateRequest(payload: event.payload)
+            let newID = newID()
+            let vaultKey = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: context.random.bytes(32))
+            let key = try VaultSessionKey.derive(privateKey: vaultKey, peerPublicKey: request.newAppPublicKey, sessionID: newID)
+            let expires = now.addingTimeInterval(context.policy.sessionLifetime)
+            try await recordSession(id: newID, key: key, now: now, expires: expires)
+            try await sessionStore.supersede(id: sessionID, at: now)
+            sessions[newID] = LiveSession(
+                id: newID, key: key, window: ReplayWindow(), expiresAt: expires, supersededAt: nil, sendSeq: 0, sendReserved: 0)
+            sessions[sessionID]?.supersededAt = now
+            currentSessionID = newID
+            try? await sessionStore.purge(now: now, grace: context.policy.rotationGrace)
+            let result = SessionRotateResult(
+                newVaultPublicKey: vaultKey.publicKey.rawRepresentation, newSessionID: newID,
+                sessionExpiresAt: Int64(expires.timeIntervalSince1970))
+            return .success(eventID: event.id, result: result.result, timestamp: timestamp)
+        } catch {
+            return Self.failure(event.id, timestamp, error)
+        }
+    }
+}

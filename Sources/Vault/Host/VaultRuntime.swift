@@ -1,0 +1,156 @@
+import Crypto
+import Foundation
+import NATSClient
+import ServiceSupport
+import TesseraCore
+import TesseraJOSE
+import VaultProtocol
+
+/// One user's running vault on this host: its NATS connection (in the user's account), its app sessions and the
+/// handling of every command, one at a time in the order the bus delivers them. Anything that does not decrypt and
+/// verify is dropped and counted, never answered (an answer in the clear would tell an attacker what it got right).
+actor VaultRuntime {
+    let userGUID: String
+    let guid: String
+    let context: VaultHostContext
+    let keyring: VaultKeyring
+    let identityKey: Curve25519.Signing.PrivateKey
+    let nats: VaultNATSIdentity
+    var connection: (any NATSConnection)?
+    private var loop: Task<Void, Never>?
+    var sessions: [String: LiveSession] = [:]
+    /// The session pushes go to: the one the app used or created last.
+    var currentSessionID: String?
+    private(set) var drops = VaultDropCounters()
+    /// True once the connection ended by itself (the host starts the vault again).
+    private(set) var ended = false
+    /// Peer vaults: their messages' loop, the links to their buses, replay windows and awaited acknowledgements.
+    var peerLoop: Task<Void, Never>?
+    var peers = PeerState()
+
+    init(row: VaultRow, context: VaultHostContext) throws {
+        userGUID = row.id
+        guid = try VaultSubjects.guid(userGUID: row.id)
+        self.context = context
+        keyring = try context.store.keyring(row)
+        identityKey = try context.store.identityKey(row)
+        nats = VaultNATSIdentity(bus: context.bus, userGUID: row.id, guid: guid, clock: context.clock, random: context.random)
+    }
+
+    var sessionStore: VaultSessionStore { VaultSessionStore(db: context.sql, keyring: keyring) }
+
+    func start() async throws {
+        let connection = try await context.bus.connector.connect(credentials: try nats.vaultCredentials(), name: "vault-" + guid)
+        self.connection = connection
+        do {
+            let commands = try await connection.subscribe(to: VaultSubjects.allCommands(guid), queue: nil)
+            try await startPeers(on: connection)
+            // The subscription is registered at the server before the vault reports itself running.
+            try await connection.flush(timeout: .seconds(5))
+            loop = Task { [weak self] in
+                do {
+                    for try await message in commands { await self?.receive(message) }
+                } catch {}
+                await self?.markEnded()
+            }
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    func stop() async {
+        loop?.cancel()
+        loop = nil
+        await stopPeers()
+        await connection?.close()
+        connection = nil
+        sessions.removeAll()
+    }
+
+    func markEnded() { if loop != nil { ended = true } }
+
+    func drop(_ reason: VaultDropReason) { drops.record(reason) }
+
+    // MARK: receiving
+
+    private var commandPrefix: String { VaultSubjects.ownerSpace(guid) + ".forVault." }
+
+    func receive(_ message: NATSMessage) async {
+        guard message.subject.hasPrefix(commandPrefix) else { return drop(.malformed) }
+        let type = String(message.subject.dropFirst(commandPrefix.count))
+        if type == VaultSubjects.bootstrapType { return await bootstrap(message) }
+        guard message.payload.count <= VaultEnvelope.maxBytes, let envelope = try? VaultEnvelope(json: message.payload) else {
+            return drop(.malformed)
+        }
+        guard var session = await session(envelope.sessionID) else { return drop(.unknownSession) }
+        if let reason = session.window.check(envelope.seq) { return drop(reason) }
+        guard let plaintext = try? envelope.open(key: session.key, direction: .appToVault, subject: message.subject) else {
+            return drop(.badTag)
+        }
+        session.window.accept(envelope.seq)
+        sessions[session.id] = session
+        currentSessionID = session.id
+        guard let event = try? VaultEventMessage(json: plaintext), event.type == type, Self.isEventID(event.id) else {
+            return drop(.malformed)
+        }
+        let response = await handle(event, sessionID: session.id, seq: envelope.seq)
+        if let handler = VaultHandler(rawValue: type), handler.talksToPeers {
+            // These run outside the command transaction (see `talksToPeers`): raise the replay floor here.
+            try? await sessionStore.advance(id: session.id, seq: envelope.seq)
+        }
+        await send(response.encoded(), to: VaultSubjects.reply(guid, type: type, id: event.id), sessionID: session.id)
+    }
+
+    /// 128 random bits, base64url: session, credential and event ids.
+    func newID() -> String { Base64URL.encode(context.random.bytes(16)) }
+
+    /// Event ids become a subject token of the reply: letters, digits, `-` and `_`, at most 64.
+    static func isEventID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 64
+            && id.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95 }
+    }
+
+    /// The session in memory, or (after a restart or a takeover) from the database, whose window then starts at the
+    /// last state-changing sequence number: a replay of an older command cannot change anything again.
+    func session(_ id: String) async -> LiveSession? {
+        let now = context.clock.now()
+        if let live = sessions[id] { return live.usable(at: now, grace: context.policy.rotationGrace) ? live : nil }
+        guard Self.isEventID(id), let stored = try? await sessionStore.load(id: id) else { return nil }
+        let live = LiveSession(
+            id: id, key: stored.key, window: ReplayWindow(floor: stored.lastSeq), expiresAt: stored.expiresAt,
+            supersededAt: stored.supersededAt, sendSeq: stored.sendReserved, sendReserved: stored.sendReserved)
+        sessions[id] = live
+        return live.usable(at: now, grace: context.policy.rotationGrace) ? live : nil
+    }
+
+    // MARK: sending
+
+    /// Encrypts `plaintext` for the app under `sessionID` and publishes it on `subject`.
+    func send(_ plaintext: Data, to subject: String, sessionID: String) async {
+        guard var session = sessions[sessionID] else { return }
+        session.sendSeq += 1
+        let seq = session.sendSeq
+        let mustReserve = seq > session.sendReserved
+        if mustReserve { session.sendReserved = seq + context.policy.sendReservation }
+        sessions[sessionID] = session
+        if mustReserve {
+            // Durable before the number is used, so a host taking over starts above it.
+            guard (try? await sessionStore.reserveSend(id: sessionID, upTo: session.sendReserved)) != nil else { return }
+        }
+        guard let envelope = try? VaultEnvelope.seal(
+            plaintext, key: session.key, direction: .vaultToApp, sessionID: sessionID, seq: seq, subject: subject,
+            random: context.random)
+        else { return }
+        try? await connection?.publish(envelope.encoded(), to: subject, replyTo: nil, headers: nil)
+    }
+
+    /// A push to the app's current session (dropped when the app has none yet: it syncs when it connects).
+    func push(_ notification: VaultNotification, payload: JSONObject) async {
+        guard let sessionID = currentSessionID else { return }
+        let message = VaultEventMessage(
+            id: newID(), type: notification.rawValue, payload: payload,
+            timestamp: Int64(context.clock.now().timeIntervalSince1970))
+        await send(message.encoded(), to: VaultSubjects.notification(guid, notification), sessionID: sessionID)
+    }
+}

@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+import NATSClient
+import TesseraCore
+import TesseraJOSE
+import VaultProtocol
+
+extension VaultConnection {
+    /// Rotation is due after this many messages or this age (issue 13), whichever comes first.
+    static let rotateAfterMessages = 1000
+    static let rotateAfterSeconds: Int64 = 24 * 3600
+    /// Sequence numbers are reserved (saved) in blocks of this size.
+    static let reservation: UInt64 = 100
+
+    /// Sends a command and returns its result; a vault error becomes `VaultError.vault(code:message:)`. Without an
+    /// answer the same event is sent again (new sequence number), up to `attempts` times.
+    public func request(_ type: String, payload: JSONObject = [:]) async throws(VaultError) -> JSONObject {
+        let response = try await send(type, payload: payload)
+        if let error = response.error { throw .vault(code: error.code, message: error.message) }
+        try await rotateIfDue()
+        return response.result ?? [:]
+    }
+
+    func send(_ type: String, payload: JSONObject) async throws(VaultError) -> VaultEventResponse {
+        guard let connection else { throw .noSession }
+        let id = newID()
+        let event = VaultEventMessage(id: id, type: type, payload: payload, timestamp: Int64(now.timeIntervalSince1970))
+        let plaintext = event.encoded()
+        let subject = VaultSubjects.command(guid, type: type)
+        for _ in 0..<max(1, attempts) {
+            guard let key = sessionKey, let sessionID = state?.sessionID else { throw .noSession }
+            let seq = try nextSeq()
+            guard let envelope = try? VaultEnvelope.seal(
+                plaintext, key: key, direction: .appToVault, sessionID: sessionID, seq: seq, subject: subject, random: AnyRandomSource(random))
+            else { throw .crypto("cannot seal the command") }
+            if let response = try await exchange(envelope.encoded(), subject: subject, id: id, over: connection) { return response }
+        }
+        throw .timeout
+    }
+
+    /// Publishes and waits for the answer to `id` (nil after `requestTimeout`).
+    private func exchange(_ bytes: Data, subject: String, id: String, over connection: any NATSConnection) async throws(VaultError) -> VaultEventResponse? {
+        let timeout = requestTimeout
+        do {
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<VaultEventResponse?, any Error>) in
+                pending[id] = continuation
+                Task {
+                    do {
+                        try await connection.publish(bytes, to: subject, replyTo: nil, headers: nil)
+                    } catch {
+                        self.finish(id, with: .failure(VaultError.bus(String(describing: error))))
+                        return
+                    }
+                    try? await Task.sleep(for: timeout)
+                    self.finish(id, with: .success(nil))
+                }
+            }
+        } catch let error as VaultError {
+            throw error
+        } catch {
+            throw .bus(String(describing: error))
+        }
+    }
+
+    func finish(_ id: String, with result: Result<VaultEventResponse?, any Error>) {
+        pending.removeValue(forKey: id)?.resume(with: result)
+    }
+
+    /// The next sequence number; a new block is saved before its first number is used, so a restarted app never
+    /// sends a number the vault has already seen.
+    func nextSeq() throws(VaultError) -> UInt64 {
+        guard var current = state else { throw .noSession }
+        let seq = lastSeq + 1
+        current.messagesSent += 1
+        if seq > current.sendReserved {
+            current.sendReserved = seq + Self.reservation - 1
+            try keyStore.saveSession(current)
+        }
+        state = current
+        lastSeq = seq
+        return seq
+    }
+
+    /// `session.rotate` when the session has carried 1000 messages or is 24 h old.
+    func rotateIfDue() async throws(VaultError) {
+        guard let current = state else { return }
+        let age = Int64(now.timeIntervalSince1970) - current.sessionCreatedAt
+        if current.messagesSent >= Self.rotateAfterMessages || age >= Self.rotateAfterSeconds { try await rotateSession() }
+    }
+
+    /// A new session key from a new X25519 pair; the old session still decrypts answers for 60 s.
+    public func rotateSession() async throws(VaultError) {
+        guard let appKey = try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: random.bytes(32)) else {
+            throw .crypto("cannot create an X25519 key")
+        }
+        let request = SessionRotateRequest(newAppPublicKey: appKey.publicKey.rawRepresentation)
+        let response = try await send(VaultHandler.sessionRotate.rawValue, payload: request.payload)
+        if let error = response.error { throw .vault(code: error.code, message: error.message) }
+        guard let result = try? SessionRotateResult(result: response.result ?? [:]),
+            let key = try? VaultSessionKey.derive(privateKey: appKey, peerPublicKey: result.newVaultPublicKey, sessionID: result.newSessionID),
+            var current = state, let oldKey = sessionKey
+        else { throw .invalidResponse("session.rotate answer") }
+        retiredSessions[current.sessionID] = (oldKey, now.addingTimeInterval(60))
+        current.sessionID = result.newSessionID
+        current.sessionKey = key.withUnsafeBytes { Base64URL.encode(Data($0)) }
+        current.sessionCreatedAt = Int64(now.timeIntervalSince1970)
+        current.sessionExpiresAt = result.sessionExpiresAt
+        current.sendReserved = 0
+        current.messagesSent = 0
+        try keyStore.saveSession(current)
+        state = current
+        sessionKey = key
+        lastSeq = 0
+    }
+}
