@@ -12,25 +12,33 @@ public struct NATSProvisioner: LedgerNATSProvisioner {
     public let identity: NATSOperatorIdentity
     public let servers: [String]
     public let bootstrapLifetime: TimeInterval
-    let clock: ExistentialClock
-    let random: ExistentialRandom
+    let clock: AnyTesseraClock
+    let random: AnyRandomSource
+    let publishAccount: @Sendable (String) async throws -> Void
 
+    /// `publishAccount` installs an account JWT on the bus: by default a push to `servers` as the operator's system
+    /// user; the in-process bus of `tessera demo` installs it directly.
     public init(
         identity: NATSOperatorIdentity, servers: [String], bootstrapLifetime: TimeInterval = 3600,
-        clock: any TesseraClock = SystemClock(), random: any RandomSource = SystemRandomSource()
+        clock: any TesseraClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
+        publishAccount: (@Sendable (String) async throws -> Void)? = nil
     ) {
         self.identity = identity
         self.servers = servers
         self.bootstrapLifetime = bootstrapLifetime
-        self.clock = ExistentialClock(base: clock)
-        self.random = ExistentialRandom(base: random)
+        let clock = AnyTesseraClock(clock), random = AnyRandomSource(random)
+        self.clock = clock
+        self.random = random
+        self.publishAccount = publishAccount ?? { jwt in
+            try await identity.push(accountJWT: jwt, to: servers, random: random, clock: clock)
+        }
     }
 
     public static func ownerSpace(userGUID: String) -> String { "OwnerSpace." + userGUID.replacingOccurrences(of: "-", with: "") }
 
     public func provision(userGUID: String, now: Date) async throws -> [String: String] {
         let account = try identity.accountKey(userGUID: userGUID)
-        try await push(try identity.accountJWT(userGUID: userGUID, clock: clock))
+        try await publishAccount(try identity.accountJWT(userGUID: userGUID, clock: clock))
         let space = Self.ownerSpace(userGUID: userGUID)
         let user = try NKeyPair(type: .user, random: random)
         let expires = now.addingTimeInterval(bootstrapLifetime)
@@ -45,31 +53,4 @@ public struct NATSProvisioner: LedgerNATSProvisioner {
             "bootstrap_creds": credentials.credsFile, "expires_at": String(Int64(expires.timeIntervalSince1970)),
         ]
     }
-
-    private func push(_ accountJWT: String) async throws {
-        var options = try NATSClientOptions(
-            urls: servers, name: "tessera-ledger",
-            authentication: .credentials(try identity.systemUser(random: random, clock: clock)))
-        options.maxReconnectAttempts = 2
-        let client = NATSClient(options: options)
-        do {
-            try await client.connect()
-            _ = try await client.pushAccountJWT(accountJWT)
-            await client.close()
-        } catch {
-            await client.close()
-            throw error
-        }
-    }
-}
-
-/// The NATS module's generic APIs take `some TesseraClock` / `some RandomSource`: these pass injected existentials on.
-struct ExistentialClock: TesseraClock {
-    let base: any TesseraClock
-    func now() -> Date { base.now() }
-}
-
-struct ExistentialRandom: RandomSource {
-    let base: any RandomSource
-    func bytes(_ count: Int) -> Data { base.bytes(count) }
 }

@@ -27,3 +27,21 @@ extension NATSOperatorIdentity {
             .encode(signedBy: operatorKey, clock: clock)
     }
 }
+
+extension NATSOperatorIdentity {
+    /// Pushes `accountJWT` to the full resolver of the server (or cluster) at `urls` as the operator's system user
+    /// (`nsc push`): one short-lived connection.
+    public func push(accountJWT: String, to urls: [String], random: some RandomSource, clock: some TesseraClock) async throws {
+        var options = try NATSClientOptions(urls: urls, name: "tessera-account-push", authentication: .credentials(try systemUser(random: random, clock: clock)))
+        options.maxReconnectAttempts = 2
+        let client = NATSClient(options: options)
+        do {
+            try await client.connect()
+            _ = try await client.pushAccountJWT(accountJWT)
+            await client.close()
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+}

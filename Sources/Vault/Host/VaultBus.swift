@@ -27,18 +27,7 @@ public struct VaultBus: Sendable {
     public static func nats(urls: [String], identity: NATSOperatorIdentity, clock: any TesseraClock, random: any RandomSource) -> VaultBus {
         let connector = NATSServerConnector(urls: urls)
         return VaultBus(connector: connector, endpoint: urls.joined(separator: ","), identity: identity) { jwt in
-            var options = try NATSClientOptions(urls: urls, name: "tessera-vault-host", authentication: .credentials(
-                try identity.systemUser(random: AnyRandomSource(random), clock: AnyTesseraClock(clock))))
-            options.maxReconnectAttempts = 2
-            let client = NATSClient(options: options)
-            do {
-                try await client.connect()
-                _ = try await client.pushAccountJWT(jwt)
-                await client.close()
-            } catch {
-                await client.close()
-                throw error
-            }
+            try await identity.push(accountJWT: jwt, to: urls, random: AnyRandomSource(random), clock: AnyTesseraClock(clock))
         }
     }
 
