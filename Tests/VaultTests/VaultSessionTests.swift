@@ -115,4 +115,39 @@ struct VaultSessionTests {
         await host.shutdown()
         await fixture.shutdown()
     }
+
+    @Test func theVaultRotatesTheAppsNATSCredentialsBeforeTheyExpire() async throws {
+        let fixture = try await VaultFixture.make()
+        let clock = MovableClock()
+        let host = fixture.host("h1", clock: clock)
+        let member = try await fixture.enroll()
+        await host.tick()
+        let app = try fixture.app(member)
+        let bootstrap = try await app.bootstrap(credentials: member.bootstrap, device: VaultConnection.device)
+        let store = FileVaultSessionKeyStore(directory: fixture.directory.appendingPathComponent(member.userGUID + "-app"))
+        var pushes = app.notifications.makeAsyncIterator()
+        _ = try await app.addSecret("a", value: "1")
+        #expect(try store.loadSession()?.credentialID == bootstrap.credentialID)
+
+        // 19 of the credentials' 24 hours later, the next command makes the vault push new ones.
+        clock.advance(by: 19 * 3600)
+        _ = try await app.addSecret("b", value: "2")
+        let push = try #require(await pushes.next())
+        #expect(push.type == VaultNotification.credentialsRotate.rawValue)
+        let rotated = try push.push(CredentialsRotatePush.self)
+        #expect(rotated.credentialID != bootstrap.credentialID && rotated.expiresAt > bootstrap.expiresAt)
+        #expect(try store.loadSession()?.credentialID == rotated.credentialID)
+        // Not again for the next command: the new ones are fresh.
+        _ = try await app.addSecret("c", value: "3")
+        #expect(try await app.credentialsStatus().credentialID == rotated.credentialID)
+
+        // The next run of the app connects with the rotated credentials.
+        await app.close()
+        let restarted = try fixture.app(member)
+        try await restarted.connect()
+        #expect(try await restarted.secret("b").value == "2")
+        await restarted.close()
+        await host.shutdown()
+        await fixture.shutdown()
+    }
 }

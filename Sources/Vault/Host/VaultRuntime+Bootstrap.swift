@@ -72,6 +72,7 @@ extension VaultRuntime {
                 .values(SQLBind(id), SQLBind(user), SQLBind(natsUser), SQLBind(expires.timeIntervalSince1970), SQLBind(now.timeIntervalSince1970))
                 .run()
         }
+        appCredentialsLife = (expires, expires.timeIntervalSince(now))
         return (credentials, id, expires)
     }
 }

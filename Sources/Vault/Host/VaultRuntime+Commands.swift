@@ -15,6 +15,7 @@ extension VaultRuntime {
             return .failure(eventID: event.id, error: VaultEventError(code: "unknown_command", message: "no handler for \(event.type)"), timestamp: timestamp)
         }
         if handler == .sessionRotate { return await rotateSession(event, sessionID: sessionID, now: now) }
+        await rotateCredentialsIfDue(now: now)
         let request = HandlerRequest(
             handler: handler, payload: event.payload, userGUID: userGUID, guid: guid, keyring: keyring, now: now, runtime: self)
         guard handler.changesState else {

@@ -22,6 +22,8 @@ actor VaultRuntime {
     /// The session pushes go to: the one the app used or created last.
     var currentSessionID: String?
     private(set) var drops = VaultDropCounters()
+    /// The app's newest NATS credentials: when they expire and how long they were issued for (loaded when first needed).
+    var appCredentialsLife: (expires: Date, lifetime: TimeInterval)?
     /// True once the connection ended by itself (the host starts the vault again).
     private(set) var ended = false
     /// Peer vaults: their messages' loop, the links to their buses, replay windows and awaited acknowledgements.

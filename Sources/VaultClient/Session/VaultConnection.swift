@@ -144,7 +144,12 @@ public actor VaultConnection {
         case .response(let response):
             pending.removeValue(forKey: response.eventID)?.resume(returning: response)
         case .message(let push):
-            if seenPushes.insert(Self.pushIdentity(push)) { notificationContinuation.yield(push) }
+            guard seenPushes.insert(Self.pushIdentity(push)) else { return }
+            // New NATS credentials from the vault: saved now, used from the next connection on.
+            if let rotation = try? push.push(CredentialsRotatePush.self) {
+                try? adoptCredentials(rotation.credentials, credentialID: rotation.credentialID, expiresAt: rotation.expiresAt)
+            }
+            notificationContinuation.yield(push)
         case nil:
             drops.record(.malformed)
         }

@@ -54,8 +54,8 @@ final class VaultFixture: Sendable {
 
     func shutdown() async { await cleanup() }
 
-    func host(_ id: String, leaseTime: TimeInterval = 3) -> VaultHost {
-        VaultHost(database: database, bus: bus, hostID: id, leaseTime: leaseTime)
+    func host(_ id: String, leaseTime: TimeInterval = 3, clock: any TesseraClock = SystemClock()) -> VaultHost {
+        VaultHost(database: database, bus: bus, hostID: id, leaseTime: leaseTime, clock: clock)
     }
 
     /// A member as the ledger leaves it after finalize: the account pushed, bootstrap credentials, the vault
@@ -93,4 +93,13 @@ final class VaultFixture: Sendable {
 
 extension VaultConnection {
     static let device = Device(deviceID: "device-1", deviceType: "linux", appVersion: "1.0")
+}
+
+/// A clock tests move forward.
+final class MovableClock: TesseraClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: TimeInterval = 0
+
+    func now() -> Date { lock.withLock { Date().addingTimeInterval(offset) } }
+    func advance(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
 }
