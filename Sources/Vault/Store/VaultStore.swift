@@ -75,7 +75,7 @@ struct VaultStore: Sendable {
     func terminate(_ user: String, now: Date) async throws(WireError) {
         try await db.transaction { tx in
             try await tx.run { sql in
-                for table in ["vt_records", "vt_events", "vt_sessions", "vt_app_credentials"] {
+                for table in ["vt_records", "vt_events", "vt_sessions", "vt_app_credentials", "vt_connections", "vt_messages"] {
                     try await sql.delete(from: table).where("user_guid", .equal, user).run()
                 }
                 try await sql.raw("""
