@@ -37,4 +37,20 @@ public struct ServiceSQL: Sendable {
             throw WireError(.serviceUnavailable, "temporarily_unavailable", "the database is not available")
         }
     }
+
+    /// Like `transaction`, but `body` may throw `Rollback` to roll back on purpose and hand it to the caller as it
+    /// was thrown.
+    public func transaction<T: Sendable, Rollback: Error>(
+        rollback: Rollback.Type, _ body: @escaping @Sendable (ServiceSQL) async throws -> T
+    ) async throws -> T {
+        do {
+            return try await database.transaction { db in try await body(ServiceSQL(database: db)) }
+        } catch let error as WireError {
+            throw error
+        } catch let error as Rollback {
+            throw error
+        } catch {
+            throw WireError(.serviceUnavailable, "temporarily_unavailable", "the database is not available")
+        }
+    }
 }

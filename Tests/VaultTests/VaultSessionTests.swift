@@ -30,7 +30,10 @@ struct VaultSessionTests {
         let stored = try await app.secret("bank/pin")
         #expect(stored.value == "1234" && stored.metadata == ["kind": "pin"])
         let updated = try await app.updateSecret("bank/pin", value: "4321", expectedVersion: stored.version)
+        // A refused command leaves nothing behind: not even the version it took before refusing.
+        let versionBefore = try await app.credentialVersion()
         await #expect(throws: VaultError.self) { try await app.updateSecret("bank/pin", value: "0000", expectedVersion: stored.version) }
+        #expect(try await app.credentialVersion() == versionBefore)
         #expect(try await app.secret("bank/pin").value == "4321")
         _ = try await app.addSecret("bank/iban", value: "IT60X0542811101000000123456")
         _ = try await app.addSecret("mail/password", value: "hunter2")

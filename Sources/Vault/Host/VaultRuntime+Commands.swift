@@ -24,22 +24,44 @@ extension VaultRuntime {
         }
         let keyring = self.keyring
         do {
-            let encoded = try await context.sql.transaction { tx in
+            let encoded = try await context.sql.transaction(rollback: Refused.self) { tx in
                 let sessions = VaultSessionStore(db: tx, keyring: keyring)
                 if let earlier = try await sessions.handled(eventID: event.id) { return earlier }
                 let response = await Self.answer(event.id, timestamp) { try await VaultHandlers.run(request, db: tx) }
-                let encoded = response.encoded()
-                try await sessions.recordHandled(eventID: event.id, response: encoded, now: now)
-                try await sessions.advance(id: sessionID, seq: seq)
-                return encoded
+                // A refused command leaves nothing of what its handler wrote before refusing: roll it all back.
+                guard response.success else { throw Refused(response: response) }
+                return try await Self.record(response, eventID: event.id, sessionID: sessionID, seq: seq, now: now, in: sessions)
             }
             await request.afterCommit()
             return try VaultEventResponse(json: encoded)
+        } catch let refused as Refused {
+            // Only the refusal is kept (the same answer for a retry of the event).
+            let encoded = try? await context.sql.transaction { tx in
+                try await Self.record(refused.response, eventID: event.id, sessionID: sessionID, seq: seq, now: now, in: VaultSessionStore(db: tx, keyring: keyring))
+            }
+            return encoded == nil ? Self.unavailable(event.id, timestamp) : refused.response
         } catch {
-            return .failure(
-                eventID: event.id, error: VaultEventError(code: "temporarily_unavailable", message: "the vault's storage is not available"),
-                timestamp: timestamp)
+            return Self.unavailable(event.id, timestamp)
         }
+    }
+
+    /// Keeps the answer for retries and raises the session's floor, in the caller's transaction.
+    private static func record(
+        _ response: VaultEventResponse, eventID: String, sessionID: String, seq: UInt64, now: Date, in sessions: VaultSessionStore
+    ) async throws -> Data {
+        let encoded = response.encoded()
+        try await sessions.recordHandled(eventID: eventID, response: encoded, now: now)
+        try await sessions.advance(id: sessionID, seq: seq)
+        return encoded
+    }
+
+    private static func unavailable(_ eventID: String, _ timestamp: Int64) -> VaultEventResponse {
+        .failure(eventID: eventID, error: VaultEventError(code: "temporarily_unavailable", message: "the vault's storage is not available"), timestamp: timestamp)
+    }
+
+    /// Thrown out of a command's transaction to roll back a handler that refused the command.
+    private struct Refused: Error {
+        let response: VaultEventResponse
     }
 
     /// The handler's result, or its rule error as the response's error (anything else: `server_error`).
