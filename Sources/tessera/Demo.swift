@@ -11,18 +11,20 @@ import X509
 /// `DemoSession` (holder and reader orchestrators over the simulated radio), `DemoLoopback` (two processes over
 /// the loopback radio), `DemoSDJWT` (a PID-like SD-JWT VC issued, presented with key binding, verified),
 /// `DemoRemote` (OpenID4VP presentations of both credential formats to the verifier service on loopback),
-/// `DemoWalletProvider` and `DemoLedger`. Last, a few lines on the ISO/IEC 18013-5 Annex D DeviceResponse
+/// `DemoWalletProvider`, `DemoLedger` and `DemoVault` (two users, their vaults, a message). Last, a few lines on the ISO/IEC 18013-5 Annex D DeviceResponse
 /// (D.4.1.2): its issuerAuth COSE_Sign1 (§9.1.2.4) verified with the document signer key from x5chain; the
 /// diagnostic notation of it only with `--annex-d`.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run every flow end to end: in person (ISO 18013-5), remote (OpenID4VP), Wallet Provider, vault ledger.",
+        abstract: "Run every flow end to end: in person (ISO 18013-5), remote (OpenID4VP), Wallet Provider, personal vault.",
         discussion: """
             Everything runs on this machine with test issuers and keys in temporary directories ($TESSERA_HOME is \
             not touched). The run ends with the published ISO/IEC 18013-5 Annex D DeviceResponse checked; \
             --annex-d also prints it in CBOR diagnostic notation.
             """)
 
+    @Option(help: "Run the vault part on this nats-server instead of the in-process bus (it must trust $TESSERA_HOME/ledger's operator: `tessera ledger nats-config`).")
+    var nats: String?
     @Flag(name: .customLong("annex-d"), help: "Also print the Annex D DeviceResponse and its MSO in diagnostic notation.")
     var annexD = false
 
@@ -31,7 +33,8 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         print("Tessera \(Tessera.version) demo: a wallet presents an mDL in person and a PID and an mDL remotely, wallet")
-        print("instances are activated at a Wallet Provider, and a device enrolls at a personal-vault ledger.")
+        print("instances are activated at a Wallet Provider, and two users enroll at a personal-vault ledger and message")
+        print("each other through their end-to-end encrypted vaults.")
         print("")
         try await DemoSession.run()
         print("")
@@ -44,6 +47,8 @@ struct Demo: AsyncParsableCommand {
         try await DemoWalletProvider.run()
         print("")
         try await DemoLedger.run()
+        print("")
+        try await DemoVault.run(nats: nats)
         print("")
         try annexDCheck(dump: annexD || full)
     }
