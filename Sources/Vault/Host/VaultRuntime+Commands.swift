@@ -35,7 +35,9 @@ extension VaultRuntime {
             await request.afterCommit()
             return try VaultEventResponse(json: encoded)
         } catch let refused as Refused {
-            // Only the refusal is kept (the same answer for a retry of the event).
+            // A failure of the storage is not an answer: nothing is kept, a retry of the event runs it again.
+            if let code = refused.response.error?.code, Self.transient.contains(code) { return refused.response }
+            // A refusal by the rules is kept (the same answer for a retry of the event).
             let encoded = try? await context.sql.transaction { tx in
                 try await Self.record(refused.response, eventID: event.id, sessionID: sessionID, seq: seq, now: now, in: VaultSessionStore(db: tx, keyring: keyring))
             }
@@ -54,6 +56,8 @@ extension VaultRuntime {
         try await sessions.advance(id: sessionID, seq: seq)
         return encoded
     }
+
+    static let transient: Set<String> = ["server_error", "temporarily_unavailable"]
 
     private static func unavailable(_ eventID: String, _ timestamp: Int64) -> VaultEventResponse {
         .failure(eventID: eventID, error: VaultEventError(code: "temporarily_unavailable", message: "the vault's storage is not available"), timestamp: timestamp)
@@ -77,6 +81,8 @@ extension VaultRuntime {
         switch error {
         case let error as VaultEventError:
             return .failure(eventID: eventID, error: error, timestamp: timestamp)
+        case let error as WireError where error.status == .serviceUnavailable:
+            return .failure(eventID: eventID, error: VaultEventError(code: "temporarily_unavailable", message: "the vault's storage is not available"), timestamp: timestamp)
         case let error as VaultProtocolError:
             return .failure(eventID: eventID, error: VaultEventError(code: "invalid_request", message: error.description), timestamp: timestamp)
         default:
