@@ -93,6 +93,8 @@ extension VaultConnection {
         guard let appKey = try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: random.bytes(32)) else {
             throw .crypto("cannot create an X25519 key")
         }
+        rotationsInFlight += 1
+        defer { rotationEnded() }
         let request = SessionRotateRequest(newAppPublicKey: appKey.publicKey.rawRepresentation)
         let response = try await send(VaultHandler.sessionRotate.rawValue, payload: request.payload)
         if let error = response.error { throw .vault(code: error.code, message: error.message) }
@@ -111,5 +113,14 @@ extension VaultConnection {
         state = current
         sessionKey = key
         lastSeq = 0
+    }
+
+    /// Opens what arrived under the new session before it was adopted (held again if another rotation is still on
+    /// its way; dropped as `unknownSession` if this one failed).
+    func rotationEnded() {
+        rotationsInFlight -= 1
+        let held = heldDuringRotation
+        heldDuringRotation = []
+        for message in held { receive(message) }
     }
 }

@@ -42,6 +42,12 @@ public actor VaultConnection {
     /// Sessions replaced by a rotation, still accepted until the date (answers already on their way).
     var retiredSessions: [String: (key: SymmetricKey, until: Date)] = [:]
     var windows: [String: ReplayWindow] = [:]
+    /// While a `session.rotate` is on its way, what arrives under a session not known yet is held, not dropped: the
+    /// vault pushes under the new session as soon as it made it, which can be before its answer reaches the app (or
+    /// before the app has adopted the new key). Opened when the rotation ends (dropped if it failed).
+    var rotationsInFlight = 0
+    var heldDuringRotation: [NATSMessage] = []
+    static let maxHeldDuringRotation = 256
     var connection: (any NATSConnection)?
     private var loop: Task<Void, Never>?
     var pending: [String: CheckedContinuation<VaultEventResponse?, any Error>] = [:]
@@ -130,6 +136,8 @@ public actor VaultConnection {
             key = current
         } else if let retired = retiredSessions[envelope.sessionID], now < retired.until {
             key = retired.key
+        } else if rotationsInFlight > 0, heldDuringRotation.count < Self.maxHeldDuringRotation {
+            return heldDuringRotation.append(message)
         } else {
             return drops.record(.unknownSession)
         }
