@@ -8,15 +8,22 @@ public final class OperatorModeServer: Sendable {
     public let port: Int
     private let process: Process
 
-    public init(identity: NATSOperatorIdentity, directory: URL, port: Int? = nil) throws {
+    public convenience init(identity: NATSOperatorIdentity, directory: URL, port: Int? = nil) throws {
+        let resolver = directory.appendingPathComponent("resolver")
+        try FileManager.default.createDirectory(at: resolver, withIntermediateDirectories: true)
+        try self.init(
+            configuration: identity.serverConfiguration(listen: "127.0.0.1:\(port ?? -1)", resolverDirectory: resolver.path), directory: directory)
+    }
+
+    /// nats-server with `configuration` as given (e.g. what `tessera ledger nats-config` prints; its `listen` port may
+    /// be `-1`), its configuration file and log kept in `directory`.
+    public init(configuration: String, directory: URL) throws {
         let binary = [ProcessInfo.processInfo.environment["NATS_SERVER"], "/usr/sbin/nats-server", "/usr/bin/nats-server"]
             .compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let binary else { throw TestFixtureError("nats-server missing: run scripts/test (it installs the Debian package)") }
-        let resolver = directory.appendingPathComponent("resolver")
-        try FileManager.default.createDirectory(at: resolver, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("nats.conf"), log = directory.appendingPathComponent("nats.log")
-        try identity.serverConfiguration(listen: "127.0.0.1:\(port ?? -1)", resolverDirectory: resolver.path)
-            .write(to: config, atomically: true, encoding: .utf8)
+        try configuration.write(to: config, atomically: true, encoding: .utf8)
         // A restart appends to the same log: only what this process writes counts.
         let logged = (try? String(contentsOf: log, encoding: .utf8))?.count ?? 0
         let process = Process()

@@ -33,8 +33,11 @@ public final class ServiceProcess: Sendable {
     }
 
     /// Runs `tessera <arguments>` with `environment` added to this process's (less `DATABASE_URL`, so only the
-    /// arguments choose the database).
-    public static func start(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ServiceProcess {
+    /// arguments choose the database). `ready` is the start of the line the service prints once it serves (a
+    /// service without a URL, such as `tessera vault serve`, has its own); `baseURL` is the rest of that line.
+    public static func start(
+        _ arguments: [String], environment extra: [String: String] = [:], ready: String = "listening on "
+    ) async throws -> ServiceProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -52,10 +55,10 @@ public final class ServiceProcess: Sendable {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty, !process.isRunning { break }
             seen += String(decoding: chunk, as: UTF8.self)
-            if let line = seen.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
+            if let line = seen.split(separator: "\n").first(where: { $0.hasPrefix(ready) }) {
                 // Keep draining the pipe so the child never blocks on a full one.
                 output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
-                return ServiceProcess(process: process, baseURL: String(line.dropFirst("listening on ".count)))
+                return ServiceProcess(process: process, baseURL: String(line.dropFirst(ready.count)))
             }
         }
         process.terminate()

@@ -1,0 +1,236 @@
+import Foundation
+import NATSClient
+import ServiceSupport
+import TesseraCore
+import TesseraTestSupport
+import Testing
+import VaultClient
+import VaultProtocol
+
+@testable import Vault
+
+/// `kill -9` of a `tessera vault serve` process while its users' apps write: another host (a second process on the
+/// same database and nats-server) takes its vaults over once their leases run out, every write an app got an
+/// answer for is there, and each app carries on with its session (no new bootstrap). SQLite (WAL,
+/// synchronous=NORMAL; both hosts on one file) and PostgreSQL.
+@Suite(.serialized, .enabled(if: VaultReliability.natsServerAvailable))
+struct VaultHostKillTests {
+    static let leaseTime: TimeInterval = 2
+    /// The lease loop runs every third of the lease time.
+    static let tick = leaseTime / 3
+    static let users = 4
+    /// Acknowledged writes per app before the kill, and again after the takeover.
+    static let writesPerPhase = 8
+
+    @Test(arguments: VaultReliability.databases)
+    func aKilledHostsVaultsMoveToAnotherHostWithNoAcknowledgedWriteLost(database: String) async throws {
+        let deployment = try await HostProcesses.make(database: database)
+        do {
+            try await run(deployment)
+        } catch {
+            await deployment.shutdown()
+            throw error
+        }
+        await deployment.shutdown()
+    }
+
+    private func run(_ deployment: HostProcesses) async throws {
+        // h1 alone serves every vault; h2 starts afterwards and finds them all leased (and renewed).
+        let first = try await deployment.startHost("h1")
+        var members: [VaultReliability.Member] = []
+        for _ in 0..<Self.users { members.append(try await deployment.enroll()) }
+        try await deployment.waitUntilServed(members, by: "h1")
+        _ = try await deployment.startHost("h2")
+
+        var apps: [VaultConnection] = []
+        var sessions: [String] = []
+        for member in members {
+            let directory = deployment.directory.appendingPathComponent("app-\(member.guid)")
+            let app = try await VaultReliability.app(member, urls: [deployment.server.url], directory: directory)
+            await deployment.resources.track(app)
+            try await app.bootstrap(credentials: member.bootstrap, device: .init(deviceID: "d-\(member.guid)", deviceType: "linux", appVersion: "1.0"))
+            apps.append(app)
+            sessions.append(try #require(try FileVaultSessionKeyStore(directory: directory).loadSession()).sessionID)
+        }
+
+        // The write load: each app adds new secrets one after the other, as fast as they are answered.
+        let logs = members.map { _ in AcknowledgementLog() }
+        for (index, (app, log)) in zip(apps, logs).enumerated() {
+            await deployment.resources.track(Task {
+                var n = 0
+                while !Task.isCancelled {
+                    n += 1
+                    let key = "w\(index)/\(n)"
+                    let started = ContinuousClock.now
+                    do {
+                        _ = try await app.addSecret(key, value: "value of \(key)")
+                        await log.acknowledge(key, after: ContinuousClock.now - started)
+                    } catch {
+                        await log.fail(error)
+                    }
+                }
+            })
+        }
+        func counts() async -> [Int] {
+            var all: [Int] = []
+            for log in logs { all.append(await log.count) }
+            return all
+        }
+        try await VaultReliability.eventually("writes before the kill") { await counts().allSatisfy { $0 >= Self.writesPerPhase } }
+
+        first.kill9()
+        let killed = ContinuousClock.now
+        // The leases h1 renewed last: no one may take its vaults before they run out. (h2 could only hold one
+        // already if h1 had stalled for longer than a lease; such a vault simply stays where it is.)
+        var lastLease: [String: Double] = [:]
+        for member in members {
+            let row = try #require(try await deployment.database.store.vault(member.userGUID))
+            if row.lease_holder == "h1" { lastLease[member.userGUID] = row.lease_expires }
+        }
+        try #require(!lastLease.isEmpty, "h1 held no vault when it was killed")
+        let atKill = await counts()
+
+        try await deployment.waitUntilServed(members, by: "h2")
+        let takeover = ContinuousClock.now - killed
+        try await VaultReliability.eventually("writes after the takeover") {
+            zip(await counts(), atKill).allSatisfy { $0 >= $1 + Self.writesPerPhase }
+        }
+        await deployment.resources.stopLoads()
+
+        // h2 took each vault once h1's lease had run out, at its next lease-loop round: `updated_at` is the time
+        // of the round that started the vault (the hosts' own clock, not this test's polling).
+        var delays: [Double] = []
+        for member in members {
+            let row = try #require(try await deployment.database.store.vault(member.userGUID))
+            #expect(row.lease_holder == "h2" && row.state == "running")
+            guard let expired = lastLease[member.userGUID] else { continue }
+            #expect(row.updated_at > expired, "h2 took the vault before h1's lease ran out")
+            #expect(row.updated_at - expired <= Self.tick + Self.leaseTime, "taken \(row.updated_at - expired) s after the lease ran out")
+            delays.append(row.updated_at - expired)
+        }
+
+        // Every acknowledged write is there, read through the same session (h2 found it in the database).
+        for (index, app) in apps.enumerated() {
+            let log = logs[index]
+            let acknowledged = await log.acknowledged
+            for key in acknowledged {
+                let value = try await app.secret(key).value
+                #expect(value == "value of \(key)")
+            }
+            var listed = Set<String>()
+            var cursor: String?
+            repeat {
+                let page = try await app.listSecrets(prefix: "w\(index)/", cursor: cursor)
+                listed.formUnion(page.items.map(\.key))
+                cursor = page.nextCursor
+            } while cursor != nil
+            #expect(listed.isSuperset(of: acknowledged))
+            // The same session, never bootstrapped again.
+            let directory = deployment.directory.appendingPathComponent("app-\(members[index].guid)")
+            #expect(try FileVaultSessionKeyStore(directory: directory).loadSession()?.sessionID == sessions[index])
+            let errors = await log.errors, slowest = await log.slowest
+            print("app \(index): \(acknowledged.count) writes acknowledged (slowest \(slowest)), not acknowledged: \(errors)")
+        }
+        print("kill -9 (\(deployment.databaseName)): all vaults running on h2 \(takeover) after the kill; h2 took them \(delays) s after h1's leases ran out")
+    }
+}
+
+/// A nats-server in operator mode, the hosts' database (opened and migrated here first), and `tessera vault serve`
+/// processes on them, sharing the operator directory (NATS operator seeds, `vault-master.key`, the SQLite file).
+final class HostProcesses: Sendable {
+    let directory: URL
+    let operatorDirectory: URL
+    let identity: NATSOperatorIdentity
+    let server: OperatorModeServer
+    let databaseName: String
+    let databaseURL: String
+    let database: VaultDatabase
+    let bus: VaultBus
+    let vaults: VaultDirectory
+    let resources = TestResources()
+    private let started = Started()
+
+    /// The host processes and users this deployment started.
+    private actor Started {
+        var hosts: [ServiceProcess] = []
+        var users: [String] = []
+        func add(_ host: ServiceProcess) { hosts.append(host) }
+        func add(user: String) { users.append(user) }
+    }
+
+    private init(
+        directory: URL, operatorDirectory: URL, identity: NATSOperatorIdentity, server: OperatorModeServer, databaseName: String,
+        databaseURL: String, database: VaultDatabase
+    ) {
+        self.directory = directory
+        self.operatorDirectory = operatorDirectory
+        self.identity = identity
+        self.server = server
+        self.databaseName = databaseName
+        self.databaseURL = databaseURL
+        self.database = database
+        bus = .nats(urls: [server.url], identity: identity, clock: SystemClock(), random: SystemRandomSource())
+        vaults = VaultDirectory(database: database, bus: bus)
+    }
+
+    static func make(database name: String) async throws -> HostProcesses {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-vault-kill-\(UUID().uuidString)")
+        let operatorDirectory = directory.appendingPathComponent("operator")
+        // The seeds the CLI loads from --operator-dir (same name as the ledger's, though only the keys matter).
+        let identity = try NATSOperatorIdentity.loadOrCreate(
+            in: operatorDirectory, name: "tessera-ledger", random: SystemRandomSource(), clock: SystemClock())
+        let server = try OperatorModeServer(identity: identity, directory: directory.appendingPathComponent("nats"))
+        do {
+            let url = try VaultReliability.databaseURL(name, in: operatorDirectory)
+            let database = try await VaultReliability.openDatabase(
+                VaultHostConfiguration(directory: operatorDirectory, database: try ServiceDatabase(url: url)))
+            return HostProcesses(
+                directory: directory, operatorDirectory: operatorDirectory, identity: identity, server: server, databaseName: name,
+                databaseURL: url, database: database)
+        } catch {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    /// `tessera vault serve` as host `id`, back once it prints that it serves.
+    func startHost(_ id: String) async throws -> ServiceProcess {
+        let host = try await ServiceProcess.start(
+            [
+                "vault", "serve", "--nats", server.url, "--operator-dir", operatorDirectory.path, "--database", databaseURL,
+                "--host-id", id, "--lease-time", String(VaultHostKillTests.leaseTime),
+            ],
+            environment: ["TESSERA_HOME": directory.path], ready: "vault host \(id) serving")
+        await started.add(host)
+        return host
+    }
+
+    func enroll() async throws -> VaultReliability.Member {
+        let member = try await VaultReliability.enroll(identity: identity, bus: bus, vaults: vaults)
+        await started.add(user: member.userGUID)
+        return member
+    }
+
+    /// Waits until every member's vault runs on `host` (as the hosts report it in the database).
+    func waitUntilServed(_ members: [VaultReliability.Member], by host: String) async throws {
+        try await VaultReliability.eventually("the vaults running on \(host)") {
+            for member in members {
+                let status = try await vaults.status(userGUID: member.userGUID)
+                guard status?.host == host, status?.state == "running" else { return false }
+            }
+            return true
+        }
+    }
+
+    /// Ends the loads and apps, then the hosts; the users' vaults are left stopped, so that no later host on the
+    /// same (PostgreSQL) database tries to serve them.
+    func shutdown() async {
+        await resources.release()
+        for host in await started.hosts { host.stop() }
+        for user in await started.users { _ = try? await vaults.stop(userGUID: user, now: Date()) }
+        await database.shutdown()
+        server.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
