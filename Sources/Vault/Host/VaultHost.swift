@@ -28,8 +28,11 @@ public actor VaultHost {
         self.database = database
         self.leaseTime = leaseTime
         self.maxVaults = maxVaults
+        // One database handle for the lease loop and the commands (each `app.db` is another event loop's pool).
+        let sql = database.sql
         context = VaultHostContext(
-            hostID: id, sql: database.sql, store: database.store, bus: bus, clock: clock, random: random, policy: policy)
+            hostID: id, sql: sql, store: VaultStore(db: sql, master: database.master), bus: bus, clock: clock, random: random,
+            policy: policy)
     }
 
     /// Runs the lease loop until `shutdown()`.

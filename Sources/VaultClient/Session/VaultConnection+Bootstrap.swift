@@ -21,11 +21,8 @@ extension VaultConnection {
         let event = VaultEventMessage(id: id, type: VaultSubjects.bootstrapType, payload: payload.json, timestamp: Int64(now.timeIntervalSince1970))
         let replySubject = VaultSubjects.reply(guid, type: VaultSubjects.bootstrapType, id: id)
         let connection: any NATSConnection
-        let replies: Subscription
         do {
             connection = try await connector.connect(credentials: bootstrapCredentials, name: "app-bootstrap-" + guid)
-            replies = try await connection.subscribe(to: replySubject, queue: nil)
-            try await connection.flush(timeout: .seconds(5))
         } catch {
             throw .bus(String(describing: error))
         }
@@ -33,13 +30,19 @@ extension VaultConnection {
         let deadline = ContinuousClock.now + timeout
         var lastRefusal: VaultError = .timeout
         while ContinuousClock.now < deadline {
+            // A subscription per attempt: waiting ends (cancels) the previous one.
+            let replies: Subscription
             do {
+                replies = try await connection.subscribe(to: replySubject, queue: nil)
+                try await connection.flush(timeout: .seconds(5))
                 try await connection.publish(event.encoded(), to: VaultSubjects.command(guid, type: VaultSubjects.bootstrapType), replyTo: nil, headers: nil)
             } catch {
                 throw .bus(String(describing: error))
             }
             let wait = min(requestTimeout, deadline - ContinuousClock.now)
-            guard let reply = await Self.first(of: replies, within: wait) else { continue }
+            let reply = await Self.first(of: replies, within: wait)
+            await replies.unsubscribe()
+            guard let reply else { continue }
             do {
                 let result = try SignedBootstrapReply.verify(
                     String(decoding: reply.payload, as: UTF8.self), identityPublicKey: identityPublicKey, requestID: id,
@@ -48,8 +51,10 @@ extension VaultConnection {
                 try await self.connect()
                 return result
             } catch let error as VaultProtocolError {
-                // A forged or stale reply is ignored; a genuine one may still come.
+                // A forged or stale reply is ignored; a genuine one may still come (asked again after a pause, so a
+                // forger cannot make the app flood the vault with requests).
                 lastRefusal = .bootstrapRefused(error.description)
+                try? await Task.sleep(for: min(.milliseconds(500), max(.zero, deadline - ContinuousClock.now)))
             } catch let error as VaultError {
                 throw error
             } catch {

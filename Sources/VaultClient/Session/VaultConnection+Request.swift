@@ -85,6 +85,8 @@ extension VaultConnection {
     func rotateIfDue() async throws(VaultError) {
         guard let current = state else { return }
         let age = Int64(now.timeIntervalSince1970) - current.sessionCreatedAt
+        // One rotation at a time: the commands that finish while it is on its way do not start their own.
+        guard rotationsInFlight == 0 else { return }
         if current.messagesSent >= Self.rotateAfterMessages || age >= Self.rotateAfterSeconds { try await rotateSession() }
     }
 
