@@ -6,6 +6,7 @@
 //   scripts/bench-cbor-vs-cbor2        (Tessera vs Python cbor2 on the same bytes)
 //   scripts/bench-argon2-vs-cffi       (Argon2id vs argon2-cffi, libargon2 in C, same parameters)
 //   scripts/bench-nats-vs-nats-py      (NATSClient vs nats-py against one nats-server)
+//   ... benchmark --target VaultBenchmarks   (the vault's E2E request/reply vs raw NATS, users per host)
 //
 // The benchmark plugin runs every executable target whose folder sits directly in a folder
 // named `Benchmarks` (here: this package's own folder).
@@ -27,6 +28,8 @@ let package = Package(
     targets: [
         // CPU-time readings and a setup-failure type shared by the benchmarks below.
         .target(name: "BenchmarkSupport", path: "BenchmarkSupport"),
+        // glibc's <malloc.h> for the vault host's heap in use (VaultBenchmarks, Linux only).
+        .systemLibrary(name: "CMalloc", path: "CMalloc"),
         .executableTarget(
             name: "CBORBenchmarks",
             dependencies: [
@@ -179,6 +182,28 @@ let package = Package(
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
             ],
             path: "LedgerBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
+            name: "VaultBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+                .product(name: "Vault", package: "Tessera"),
+                .product(name: "VaultClient", package: "Tessera"),
+                .product(name: "VaultProtocol", package: "Tessera"),
+                .product(name: "NATSClient", package: "Tessera"),
+                .product(name: "TesseraCore", package: "Tessera"),
+                .product(name: "TesseraJOSE", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+            ],
+            path: "VaultBenchmarks",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
