@@ -6,8 +6,18 @@ import SQLKit
 /// (RFC 6749 §5.2) without its details; the caller's own rule errors pass through.
 public struct ServiceSQL: Sendable {
     public let database: any Database
+    /// Set inside `transaction` on SQLite, where this type opens the transaction itself (see `begin`).
+    private let inSQLiteTransaction: Bool
 
-    public init(database: any Database) { self.database = database }
+    public init(database: any Database) {
+        self.database = database
+        self.inSQLiteTransaction = false
+    }
+
+    private init(transactionOn database: any Database) {
+        self.database = database
+        self.inSQLiteTransaction = true
+    }
 
     public var sql: any SQLDatabase {
         get throws(WireError) {
@@ -30,7 +40,7 @@ public struct ServiceSQL: Sendable {
     /// One transaction for a request's writes (one commit, one WAL sync); a thrown error rolls all of it back.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (ServiceSQL) async throws -> T) async throws(WireError) -> T {
         do {
-            return try await database.transaction { db in try await body(ServiceSQL(database: db)) }
+            return try await begin(body)
         } catch let error as WireError {
             throw error
         } catch {
@@ -44,13 +54,36 @@ public struct ServiceSQL: Sendable {
         rollback: Rollback.Type, _ body: @escaping @Sendable (ServiceSQL) async throws -> T
     ) async throws -> T {
         do {
-            return try await database.transaction { db in try await body(ServiceSQL(database: db)) }
+            return try await begin(body)
         } catch let error as WireError {
             throw error
         } catch let error as Rollback {
             throw error
         } catch {
             throw WireError(.serviceUnavailable, "temporarily_unavailable", "the database is not available")
+        }
+    }
+
+    /// SQLite: `BEGIN IMMEDIATE` takes the write lock up front. Fluent's deferred `BEGIN` starts as a reader and
+    /// upgrades at the first write; two such transactions that both read first deadlock, and SQLite fails one at
+    /// once with "database is locked" (no busy wait can help). Waiting for the lock at `BEGIN` instead serialises
+    /// writers through the busy handler. PostgreSQL keeps Fluent's transaction.
+    private func begin<T: Sendable>(_ body: @escaping @Sendable (ServiceSQL) async throws -> T) async throws -> T {
+        if inSQLiteTransaction { return try await body(self) }
+        guard let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" else {
+            return try await database.transaction { db in try await body(ServiceSQL(database: db)) }
+        }
+        return try await database.withConnection { connection in
+            guard let sql = connection as? any SQLDatabase else { throw WireError.server }
+            try await sql.raw("BEGIN IMMEDIATE").run()
+            do {
+                let result = try await body(ServiceSQL(transactionOn: connection))
+                try await sql.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await sql.raw("ROLLBACK").run()
+                throw error
+            }
         }
     }
 }
