@@ -14,7 +14,7 @@ public final class VaultDatabase: Sendable {
         self.master = master
     }
 
-    public static var migrations: [any Migration] { [CreateVaultSchema(), CreateVaultConnectionSchema()] }
+    public static var migrations: [any Migration] { [CreateVaultSchema(), CreateVaultConnectionSchema(), AddVaultMessageListIndex()] }
 
     public static func open(_ configuration: VaultHostConfiguration) async throws -> VaultDatabase {
         let master = try configuration.masterKey()

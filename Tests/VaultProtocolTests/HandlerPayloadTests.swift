@@ -7,7 +7,7 @@ import VaultProtocol
 /// a missing member, a wrong type, `null`, an unknown member, a string one byte too long, an integer out of range.
 @Suite struct HandlerPayloadTests {
     @Test func catalogueIsComplete() {
-        #expect(VaultHandler.allCases.count == 25)
+        #expect(VaultHandler.allCases.count == 26)
         for handler in VaultHandler.allCases {
             #expect(PayloadSamples.requests[handler] != nil, "no request sample for \(handler.rawValue)")
             #expect(PayloadSamples.results[handler] != nil, "no result sample for \(handler.rawValue)")
@@ -159,6 +159,16 @@ import VaultProtocol
         #expect(try ConnectionListResult(result: ["connections": [.object(summary)]]).connections.first?.rotatedAt == nil)
         summary["created_at"] = nil
         #expect(throws: VaultProtocolError.self) { try ConnectionListResult(result: ["connections": [.object(summary)]]) }
+        var message = PayloadSamples.results[.messageList]?.json["messages"]?.arrayValue?.first?.objectValue ?? [:]
+        message["delivered_at"] = nil
+        message["read_at"] = nil
+        let listed = try MessageListResult(result: ["messages": [.object(message)], "more": true])
+        #expect(listed.more && listed.messages.first?.readAt == nil && listed.messages.first?.direction == .outgoing)
+        message["direction"] = "sideways"
+        #expect(throws: VaultProtocolError.self) { try MessageListResult(result: ["messages": [.object(message)], "more": true]) }
+        #expect(throws: VaultProtocolError.self) { try MessageListRequest(payload: ["direction": "both"]) }
+        #expect(throws: VaultProtocolError.self) { try MessageListRequest(payload: ["limit": 0]) }
+        #expect(try MessageListRequest(payload: [:]) == MessageListRequest())
         #expect(throws: VaultProtocolError.self) {
             try CredentialSyncResult(result: ["credentials": [["credential_id": "c1"]], "deleted": [], "version": 1])
         }

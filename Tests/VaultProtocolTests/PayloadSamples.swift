@@ -87,6 +87,9 @@ enum PayloadSamples {
             .messageSend, ["connection_id": "conn-1", "content": "hello", "content_type": "text/markdown", "message_id": "m1"],
             optional: ["content_type", "message_id"]),
         .messageReadReceipt: request(.messageReadReceipt, ["connection_id": "conn-1", "message_id": "m1"]),
+        .messageList: request(
+            .messageList, ["connection_id": "conn-1", "direction": "in", "unread_only": true, "offset": 100, "limit": 50],
+            optional: ["connection_id", "direction", "unread_only", "offset", "limit"]),
         .sessionRotate: request(.sessionRotate, ["new_app_public_key": .string(key)]),
     ]
 
@@ -132,6 +135,17 @@ enum PayloadSamples {
         .connectionNotifyRevoke: result(.connectionNotifyRevoke, ["connection_id": "conn-1"]),
         .messageSend: result(.messageSend, ["message_id": "m1", "sent_at": 1_700_000_000, "delivered": true]),
         .messageReadReceipt: result(.messageReadReceipt, ["message_id": "m1", "read_at": 1_700_000_050]),
+        .messageList: result(
+            .messageList,
+            [
+                "messages": [
+                    [
+                        "connection_id": "conn-1", "message_id": "m1", "direction": "out", "content": "hi", "content_type": "text/plain",
+                        "sent_at": 1_700_000_000, "stored_at": 1_700_000_001, "delivered_at": 1_700_000_002, "read_at": 1_700_000_050,
+                    ]
+                ],
+                "more": false,
+            ]),
         .sessionRotate: result(.sessionRotate, ["new_vault_public_key": .string(key), "new_session_id": "sess-2", "session_expires_at": 1_700_086_400]),
     ]
 

@@ -100,6 +100,8 @@ struct VaultCLIEndToEndTests {
         let malformed = try await TesseraCLI.run(["vault", "profile", "set", "no-equals-sign"] + vault, environment: home)
         #expect(malformed.status != 0 && malformed.stderr.contains("expected name=value"), "\(malformed.stderr)")
 
+        try await connectAndMessage(ledger: ledger, ledgerDirectory: ledgerDirectory, directory: directory, alice: vault, environment: home)
+
         // stop: the host lets the vault go, and it no longer answers.
         let stopping = try await TesseraCLI.run(["vault", "stop"] + vault, environment: home)
         #expect(stopping.stdout.hasPrefix("vault stopping (wanted: stopped"), "\(stopping.stdout)\(stopping.stderr)")
@@ -116,6 +118,52 @@ struct VaultCLIEndToEndTests {
         let json = try await TesseraCLI.run(["vault", "status", "--json"] + vault, environment: home)
         let status = try JSONValue.parse(Data(json.stdout.utf8)).objectValue
         #expect(status?["state"] == .string("running") && status?["desired_state"] == .string("running") && status?["host"] == .string("h1"))
+    }
+
+    /// A second user (bob) on the same ledger and host: `connect invite|accept|list`, `message send|inbox`,
+    /// `connect revoke`, and a message over the revoked connection refused.
+    private func connectAndMessage(
+        ledger: ServiceProcess, ledgerDirectory: URL, directory: URL, alice: [String], environment home: [String: String]
+    ) async throws {
+        let invite = try await TesseraCLI.run(["ledger", "invite", "--operator-dir", ledgerDirectory.path], environment: home)
+        let code = try #require(invite.stdout.split(separator: "\n").last.map(String.init))
+        let bob = ["--vault-dir", directory.appendingPathComponent("bob").path]
+        let user = home.merging(["TESSERA_VAULT_PASSWORD": Self.password]) { $1 }
+        let enrolled = try await TesseraCLI.run(
+            ["vault", "enroll", "--ledger", ledger.baseURL, "--invitation", code, "--device-id", "bob-device"] + bob, environment: user)
+        #expect(enrolled.status == 0, "\(enrolled.stderr)")
+        try await Self.waitForStatus("vault running (wanted: running, 100%) on h1", vault: bob, environment: home)
+
+        let created = try await TesseraCLI.run(["vault", "connect", "invite", "--label", "Bob", "--json"] + alice, environment: home)
+        let offer = try #require(try JSONValue.parse(Data(created.stdout.utf8)).objectValue, "\(created.stderr)")
+        guard case .string(let inviteText)? = offer["invite"], case .string(let id)? = offer["connection_id"] else {
+            throw TestFixtureError("no invite in \(created.stdout)")
+        }
+        let accepted = try await TesseraCLI.run(["vault", "connect", "accept", inviteText, "--label", "Alice"] + bob, environment: home)
+        #expect(accepted.stdout.hasPrefix("connection \(id) with ") && accepted.stdout.hasSuffix(": active\n"), "\(accepted.stdout)\(accepted.stderr)")
+        let listed = try await TesseraCLI.run(["vault", "connect", "list"] + alice, environment: home)
+        #expect(listed.stdout.hasPrefix("\(id)  active  ") && listed.stdout.hasSuffix(" \"Bob\"\n"), "\(listed.stdout)\(listed.stderr)")
+        // Accepting the same invite again (a retry after a lost answer) is the same connection, not a second one.
+        let twice = try await TesseraCLI.run(["vault", "connect", "accept", inviteText] + bob, environment: home)
+        #expect(twice.stdout == accepted.stdout, "\(twice.stdout)\(twice.stderr)")
+        let bobs = try await TesseraCLI.run(["vault", "connect", "list"] + bob, environment: home)
+        #expect(bobs.stdout.split(separator: "\n").count == 1, "\(bobs.stdout)")
+
+        let sent = try await TesseraCLI.run(["vault", "message", "send", id, "lunch at one?", "--message-id", "m-cli"] + alice, environment: home)
+        #expect(sent.stdout == "message m-cli delivered\n", "\(sent.stdout)\(sent.stderr)")
+        // Bob's app was not listening: the inbox has it, and marking it read sends the receipt.
+        let inbox = try await TesseraCLI.run(["vault", "message", "inbox", "--mark-read"] + bob, environment: home)
+        #expect(inbox.stdout.hasSuffix("\(id) m-cli (marked read): lunch at one?\n"), "\(inbox.stdout)\(inbox.stderr)")
+        #expect(try await TesseraCLI.run(["vault", "message", "inbox"] + bob, environment: home).stdout == "no unread messages\n")
+        let all = try await TesseraCLI.run(["vault", "message", "inbox", "--all", "--json"] + bob, environment: home)
+        let messages = try JSONValue.parse(Data(all.stdout.utf8)).objectValue?["messages"]?.arrayValue ?? []
+        #expect(messages.count == 1 && messages.first?.objectValue?["read_at"] != nil, "\(all.stdout)")
+
+        // Revoked by bob: alice's next message is refused with a typed error.
+        let revoked = try await TesseraCLI.run(["vault", "connect", "revoke", id] + bob, environment: home)
+        #expect(revoked.stdout == "connection \(id) revoked\n", "\(revoked.stdout)\(revoked.stderr)")
+        let refused = try await TesseraCLI.run(["vault", "message", "send", id, "still there?"] + alice, environment: home)
+        #expect(refused.status != 0 && refused.stderr.contains("connection_revoked"), "\(refused.stdout)\(refused.stderr)")
     }
 
     /// Runs `tessera vault status` until its output starts with `expected`.

@@ -137,6 +137,40 @@ struct VaultConnectionTests {
         await pair.shutdown()
     }
 
+    /// Pushes go out once; `message.list` is how an app that was away reads what its vault stored.
+    @Test func theInboxListsStoredMessagesFilteredPagedAndMarkedRead() async throws {
+        let pair = try await VaultPair.make()
+        let id = try await pair.connect()
+        for (index, text) in ["one", "two", "three"].enumerated() {
+            #expect(try await pair.a.sendMessage(text, to: id, messageID: "m-\(index + 1)").delivered)
+        }
+        try await pair.inboxB.wait { $0.count(.newMessage) == 3 }
+
+        let unread = try await pair.b.messages(MessageListRequest(direction: .incoming, unreadOnly: true))
+        #expect(unread.messages.map(\.content) == ["one", "two", "three"] && !unread.more)
+        #expect(unread.messages.allSatisfy { $0.connectionID == id && $0.direction == .incoming && $0.readAt == nil && $0.contentType == "text/plain" })
+        // Pages in stored order.
+        let first = try await pair.b.messages(MessageListRequest(limit: 2))
+        let rest = try await pair.b.messages(MessageListRequest(offset: 2, limit: 2))
+        #expect(first.messages.map(\.messageID) == ["m-1", "m-2"] && first.more)
+        #expect(rest.messages.map(\.messageID) == ["m-3"] && !rest.more)
+
+        // Read: no longer unread, still listed with its time; A's sent messages show they were delivered.
+        let receipt = try await pair.b.sendReadReceipt(for: "m-2", on: id)
+        #expect(try await pair.b.messages(MessageListRequest(unreadOnly: true)).messages.map(\.messageID) == ["m-1", "m-3"])
+        let all = try await pair.b.messages(MessageListRequest(connectionID: id))
+        #expect(all.messages.first { $0.messageID == "m-2" }?.readAt == receipt.readAt)
+        let sent = try await pair.a.messages(MessageListRequest(direction: .outgoing))
+        #expect(sent.messages.count == 3 && sent.messages.allSatisfy { $0.direction == .outgoing && $0.deliveredAt != nil })
+        #expect(try await pair.a.messages(MessageListRequest(direction: .incoming)).messages.isEmpty)
+        #expect(try await pair.b.messages(MessageListRequest(connectionID: "nope")).messages.isEmpty)
+
+        // Bad requests are refused with a typed error; nothing of the other user is ever listed.
+        await #expect(throws: VaultError.self) { try await pair.b.request("message.list", payload: ["limit": 501]) }
+        await #expect(throws: VaultError.self) { try await pair.b.request("message.list", payload: ["direction": "both"]) }
+        await pair.shutdown()
+    }
+
     @Test func aPeerVaultThatIsAwayGetsTheMessageWhenItIsSentAgain() async throws {
         let pair = try await VaultPair.make()
         let id = try await pair.connect()

@@ -3,7 +3,7 @@ import TesseraJOSE
 import VaultProtocol
 
 /// `message.send`, `message.read-receipt` and `profile.broadcast`: what the app sends its connections, vault to
-/// vault under the connection key.
+/// vault under the connection key; `message.list`: what the vault stored.
 enum MessageHandlers {
     static func run(_ request: HandlerRequest) async throws -> JSONObject {
         let runtime = request.runtime
@@ -14,6 +14,8 @@ enum MessageHandlers {
             return try await runtime.sendReadReceipt(MessageReadReceiptRequest(payload: request.payload)).result
         case .profileBroadcast:
             return try await runtime.broadcastProfile(ProfileBroadcastRequest(payload: request.payload)).result
+        case .messageList:
+            return try await runtime.listMessages(MessageListRequest(payload: request.payload)).result
         default:
             throw VaultEventError(code: "invalid_request", message: "not a message command")
         }
@@ -52,6 +54,23 @@ extension VaultRuntime {
         }
         let delivered = await awaitAck(id, seq: seq)
         return MessageSendResult(messageID: messageID, sentAt: message.sentAt, delivered: delivered)
+    }
+
+    /// `message.list`: what the vault stored, sent and received, oldest first.
+    func listMessages(_ request: MessageListRequest) async throws -> MessageListResult {
+        let direction = request.direction.map { $0 == .incoming ? VaultMessages.Direction.incoming : .outgoing }
+        let (listed, more) = try await messageStore.list(
+            connectionID: request.connectionID, direction: direction, unreadOnly: request.unreadOnly, offset: request.offset,
+            limit: request.limit)
+        let messages = listed.map { item in
+            StoredMessageSummary(
+                connectionID: item.connectionID, messageID: item.entry.message.messageID,
+                direction: item.direction == .incoming ? .incoming : .outgoing, content: item.entry.message.content,
+                contentType: item.entry.message.contentType, sentAt: item.entry.message.sentAt,
+                storedAt: Int64(item.storedAt.timeIntervalSince1970), deliveredAt: item.entry.deliveredAt.map { Int64($0.timeIntervalSince1970) },
+                readAt: item.entry.readAt.map { Int64($0.timeIntervalSince1970) })
+        }
+        return MessageListResult(messages: messages, more: more)
     }
 
     /// `message.read-receipt`: marks a received message read and tells its sender (whose app gets `read-receipt`).

@@ -8,12 +8,15 @@ extension VaultHandler {
     var changesState: Bool {
         switch self {
         case .datastoreRetrieve, .datastoreList, .profileGet, .credentialGet, .credentialSync, .credentialVersion,
-            .credentialsStatus, .connectionList, .connectionGetCredentials:
+            .credentialsStatus, .connectionList, .connectionGetCredentials, .messageList:
             return false
         default:
             return !talksToPeers
         }
     }
+
+    /// Commands that neither change state nor talk to peers: they may run concurrently (`VaultRuntime.receive`).
+    var readsOnly: Bool { !changesState && !talksToPeers && self != .sessionRotate }
 
     /// Commands that publish to peer vaults and wait for them (or push account JWTs): they run outside the command
     /// transaction, so no database lock is held while the network is awaited, and make their own writes, each one
@@ -46,7 +49,7 @@ enum VaultHandlers {
         case .connectionCreateInvite, .connectionStoreCredentials, .connectionRotate, .connectionRevoke, .connectionList,
             .connectionGetCredentials, .connectionNotifyRevoke:
             return try await ConnectionHandlers.run(request)
-        case .messageSend, .messageReadReceipt, .profileBroadcast:
+        case .messageSend, .messageReadReceipt, .messageList, .profileBroadcast:
             return try await MessageHandlers.run(request)
         case .sessionRotate:
             throw VaultEventError(code: "invalid_request", message: "session.rotate is handled by the session")

@@ -40,3 +40,14 @@ struct CreateVaultConnectionSchema: AsyncMigration {
         for table in ["vt_messages", "vt_connections"] { try await database.schema(table).delete() }
     }
 }
+
+/// `message.list` reads a user's messages in stored order.
+struct AddVaultMessageListIndex: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await (database as? any SQLDatabase)?.raw("CREATE INDEX vt_messages_stored ON vt_messages (user_guid, created_at)").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await (database as? any SQLDatabase)?.raw("DROP INDEX vt_messages_stored").run()
+    }
+}

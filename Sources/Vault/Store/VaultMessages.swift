@@ -61,6 +61,44 @@ struct VaultMessages: Sendable {
             readAt: row.read_at.map(Date.init(timeIntervalSince1970:)))
     }
 
+    /// Stored messages, oldest first (`created_at`, then row id: a stable order for `offset`), at most `limit`
+    /// plus whether more exist. Filters run on the plaintext columns; only the bodies returned are opened.
+    func list(
+        connectionID: String?, direction: Direction?, unreadOnly: Bool, offset: Int64, limit: Int64
+    ) async throws -> (entries: [Listed], more: Bool) {
+        let user = self.user
+        let rows = try await db.run { sql in
+            var query = sql.select()
+                .columns("id", "connection_id", "direction", "body_sealed", "delivered_at", "read_at", "created_at")
+                .from("vt_messages").where("user_guid", .equal, user)
+            if let connectionID { query = query.where("connection_id", .equal, connectionID) }
+            if let direction { query = query.where("direction", .equal, direction.rawValue) }
+            if unreadOnly { query = query.where("direction", .equal, Direction.incoming.rawValue).where("read_at", .is, SQLLiteral.null) }
+            return try await query.orderBy("created_at").orderBy("id").offset(Int(offset)).limit(Int(limit) + 1)
+                .all(decoding: ListedMessageRow.self)
+        }
+        var entries: [Listed] = []
+        for row in rows.prefix(Int(limit)) {
+            let plaintext = try keyring.open(row.body_sealed, table: "vt_messages", row: row.id)
+            guard let message = try? JSONDecoder().decode(StoredMessage.self, from: plaintext),
+                let direction = Direction(rawValue: row.direction)
+            else { throw WireError.server }
+            entries.append(Listed(
+                connectionID: row.connection_id, direction: direction, storedAt: Date(timeIntervalSince1970: row.created_at),
+                entry: Entry(
+                    message: message, deliveredAt: row.delivered_at.map(Date.init(timeIntervalSince1970:)),
+                    readAt: row.read_at.map(Date.init(timeIntervalSince1970:)))))
+        }
+        return (entries, rows.count > Int(limit))
+    }
+
+    struct Listed: Sendable {
+        let connectionID: String
+        let direction: Direction
+        let storedAt: Date
+        let entry: Entry
+    }
+
     /// The peer's vault acknowledged an outgoing message.
     func markDelivered(_ messageID: String, connectionID: String, at: Date) async throws {
         let id = rowID(connectionID, .outgoing, messageID)
@@ -78,6 +116,16 @@ struct VaultMessages: Sendable {
                 """).first(decoding: IDRow.self)
         } != nil
     }
+}
+
+struct ListedMessageRow: Decodable, Sendable {
+    let id: String
+    let connection_id: String
+    let direction: String
+    let body_sealed: String
+    let delivered_at: Double?
+    let read_at: Double?
+    let created_at: Double
 }
 
 struct MessageRow: Decodable, Sendable {

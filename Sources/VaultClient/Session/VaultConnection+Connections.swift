@@ -49,6 +49,12 @@ extension VaultConnection {
         return try await perform(request, expecting: MessageSendResult.self)
     }
 
+    /// The messages the vault stored, oldest first (pushes are sent once: this is how an app that was offline catches
+    /// up). `more` says whether another page follows (`offset + limit`).
+    public func messages(_ request: MessageListRequest = MessageListRequest()) async throws(VaultError) -> MessageListResult {
+        try await perform(request, expecting: MessageListResult.self)
+    }
+
     /// Tells the sender of a received message that it was read (its app gets `read-receipt`).
     public func sendReadReceipt(for messageID: String, on connectionID: String) async throws(VaultError) -> MessageReadReceiptResult {
         try await perform(MessageReadReceiptRequest(connectionID: connectionID, messageID: messageID), expecting: MessageReadReceiptResult.self)

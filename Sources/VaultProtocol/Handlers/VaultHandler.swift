@@ -31,6 +31,9 @@ public enum VaultHandler: String, Sendable, CaseIterable {
     case connectionNotifyRevoke = "connection.notify-revoke"
     case messageSend = "message.send"
     case messageReadReceipt = "message.read-receipt"
+    /// Not in the seed's catalogue: the messages the vault stored (pushes are sent once; an app that was offline
+    /// reads them here).
+    case messageList = "message.list"
     case sessionRotate = "session.rotate"
 
     /// The typed request payload of this handler.
@@ -60,6 +63,7 @@ public enum VaultHandler: String, Sendable, CaseIterable {
         case .connectionNotifyRevoke: return ConnectionNotifyRevokeRequest.self
         case .messageSend: return MessageSendRequest.self
         case .messageReadReceipt: return MessageReadReceiptRequest.self
+        case .messageList: return MessageListRequest.self
         case .sessionRotate: return SessionRotateRequest.self
         }
     }
@@ -90,6 +94,7 @@ public enum VaultHandler: String, Sendable, CaseIterable {
         case .connectionNotifyRevoke: return ConnectionNotifyRevokeResult.self
         case .messageSend: return MessageSendResult.self
         case .messageReadReceipt: return MessageReadReceiptResult.self
+        case .messageList: return MessageListResult.self
         case .sessionRotate: return SessionRotateResult.self
         }
     }
