@@ -13,6 +13,10 @@ public actor VaultHost {
     let context: VaultHostContext
     let leaseTime: TimeInterval
     let maxVaults: Int
+    /// At most this many vaults are started in one round of the lease loop: a round must end well within the lease
+    /// time, or the leases it took run out before they are first renewed and the vaults move on (a cold start of
+    /// thousands of vaults otherwise thrashes).
+    let startsPerRound: Int
     private var runtimes: [String: VaultRuntime] = [:]
     private var loop: Task<Void, Never>?
     /// Until when the leases we hold are surely ours: if renewing fails past it, we stop serving (fencing).
@@ -20,7 +24,7 @@ public actor VaultHost {
 
     public init(
         database: VaultDatabase, bus: VaultBus, hostID: String? = nil, policy: VaultPolicy = VaultPolicy(),
-        leaseTime: TimeInterval = 15, maxVaults: Int = 10_000, clock: any TesseraClock = SystemClock(),
+        leaseTime: TimeInterval = 15, maxVaults: Int = 10_000, startsPerRound: Int = 500, clock: any TesseraClock = SystemClock(),
         random: any RandomSource = SystemRandomSource()
     ) {
         let id = hostID ?? "host-" + Base64URL.encode(random.bytes(9))
@@ -28,6 +32,7 @@ public actor VaultHost {
         self.database = database
         self.leaseTime = leaseTime
         self.maxVaults = maxVaults
+        self.startsPerRound = max(1, startsPerRound)
         // One database handle for the lease loop and the commands (each `app.db` is another event loop's pool).
         let sql = database.sql
         context = VaultHostContext(
@@ -62,12 +67,13 @@ public actor VaultHost {
                 if let runtime = runtimes[user] { await stopRuntime(user, runtime, release: false) }
                 try await store.releaseLease(user, host: hostID, state: "stopped", now: now)
             }
-            let room = maxVaults - runtimes.count
+            let room = min(maxVaults - runtimes.count, startsPerRound)
             var candidates = held.filter { runtimes[$0] == nil }
             if room > candidates.count {
                 candidates.formUnion(try await store.acquireLeases(host: hostID, now: now, ttl: leaseTime, limit: room - candidates.count))
             }
-            for user in candidates where runtimes.count < maxVaults { await startRuntime(user, now: now) }
+            // Leases held beyond this round's share are renewed and started in the next rounds.
+            for user in candidates.sorted().prefix(max(0, room)) { await startRuntime(user, now: now) }
         } catch {
             // The database is away: keep serving only while our leases surely hold.
             if now >= leasesValidUntil {
@@ -78,15 +84,18 @@ public actor VaultHost {
 
     private func startRuntime(_ user: String, now: Date) async {
         let store = context.store
+        var started: VaultRuntime?
         do {
             guard let row = try await store.vault(user) else { return }
             let runtime = try VaultRuntime(row: row, context: context)
             try await store.report(user, host: hostID, state: "provisioning", progress: 50, now: now)
             try await runtime.start()
-            runtimes[user] = runtime
+            started = runtime
             try await store.report(user, host: hostID, state: "running", progress: 100, now: now)
+            runtimes[user] = runtime
         } catch {
-            // Left to the lease: another round (here or on another host) tries again.
+            // Left to the lease: another round (here or on another host) tries again; nothing half-started stays.
+            await started?.stop()
             try? await store.releaseLease(user, host: hostID, state: "provisioning", now: now)
         }
     }

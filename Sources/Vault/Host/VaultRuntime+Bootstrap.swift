@@ -29,6 +29,7 @@ extension VaultRuntime {
                 id: sessionID, key: key, window: ReplayWindow(), expiresAt: sessionExpires, supersededAt: nil, sendSeq: 0,
                 sendReserved: 0)
             currentSessionID = sessionID
+            pruneSessions()
             let result = BootstrapResult(
                 credentials: try SealedCredentials.seal(Data(credentials.credsFile.utf8), key: key, sessionID: sessionID, random: context.random),
                 natsEndpoint: context.bus.endpoint, ownerSpace: VaultSubjects.ownerSpace(guid),

@@ -106,6 +106,7 @@ extension VaultRuntime {
                 id: newID, key: key, window: ReplayWindow(), expiresAt: expires, supersededAt: nil, sendSeq: 0, sendReserved: 0)
             sessions[sessionID]?.supersededAt = now
             currentSessionID = newID
+            pruneSessions()
             try? await sessionStore.purge(now: now, grace: context.policy.rotationGrace)
             let result = SessionRotateResult(
                 newVaultPublicKey: vaultKey.publicKey.rawRepresentation, newSessionID: newID,

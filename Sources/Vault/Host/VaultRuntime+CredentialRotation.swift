@@ -9,6 +9,10 @@ extension VaultRuntime {
     /// sealed under the app's current session; the app saves them and uses them from its next connection on (the old
     /// ones keep working until they expire, so nothing is cut off mid-session).
     func rotateCredentialsIfDue(now: Date) async {
+        // Commands run concurrently (reads): one rotation at a time, the others see it in progress.
+        guard !rotatingCredentials else { return }
+        rotatingCredentials = true
+        defer { rotatingCredentials = false }
         if appCredentialsLife == nil { appCredentialsLife = try? await newestAppCredentials() }
         guard let current = appCredentialsLife, current.expires.timeIntervalSince(now) < current.lifetime / 4,
             let sessionID = currentSessionID, let session = sessions[sessionID]

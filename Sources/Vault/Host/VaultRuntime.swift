@@ -22,8 +22,12 @@ actor VaultRuntime {
     /// The session pushes go to: the one the app used or created last.
     var currentSessionID: String?
     private(set) var drops = VaultDropCounters()
+    /// Read-only commands being handled beside the command loop; past the limit they run in line (back-pressure).
+    var readsInFlight = 0
+    static let maxReadsInFlight = 64
     /// The app's newest NATS credentials: when they expire and how long they were issued for (loaded when first needed).
     var appCredentialsLife: (expires: Date, lifetime: TimeInterval)?
+    var rotatingCredentials = false
     /// True once the connection ended by itself (the host starts the vault again).
     private(set) var ended = false
     /// Peer vaults: their messages' loop, the links to their buses, replay windows and awaited acknowledgements.
@@ -96,8 +100,21 @@ actor VaultRuntime {
         guard let event = try? VaultEventMessage(json: plaintext), event.type == type, Self.isEventID(event.id) else {
             return drop(.malformed)
         }
+        let handler = VaultHandler(rawValue: type)
+        if let handler, handler.readsOnly, readsInFlight < Self.maxReadsInFlight {
+            // A read changes nothing and records nothing: it runs beside the commands that follow (its database
+            // wait overlaps their decryption), on this actor. Writes stay one at a time, in the bus's order.
+            readsInFlight += 1
+            let (sessionID, seq) = (session.id, envelope.seq)
+            Task {
+                let response = await handle(event, sessionID: sessionID, seq: seq)
+                await send(response.encoded(), to: VaultSubjects.reply(guid, type: type, id: event.id), sessionID: sessionID)
+                readsInFlight -= 1
+            }
+            return
+        }
         let response = await handle(event, sessionID: session.id, seq: envelope.seq)
-        if let handler = VaultHandler(rawValue: type), handler.talksToPeers {
+        if let handler, handler.talksToPeers {
             // These run outside the command transaction (see `talksToPeers`): raise the replay floor here.
             try? await sessionStore.advance(id: session.id, seq: envelope.seq)
         }
@@ -117,13 +134,23 @@ actor VaultRuntime {
     /// last state-changing sequence number: a replay of an older command cannot change anything again.
     func session(_ id: String) async -> LiveSession? {
         let now = context.clock.now()
-        if let live = sessions[id] { return live.usable(at: now, grace: context.policy.rotationGrace) ? live : nil }
+        if let live = sessions[id] {
+            if live.usable(at: now, grace: context.policy.rotationGrace) { return live }
+            sessions[id] = nil  // expired, or past its grace after a rotation: never usable again
+            return nil
+        }
         guard Self.isEventID(id), let stored = try? await sessionStore.load(id: id) else { return nil }
         let live = LiveSession(
             id: id, key: stored.key, window: ReplayWindow(floor: stored.lastSeq), expiresAt: stored.expiresAt,
             supersededAt: stored.supersededAt, sendSeq: stored.sendReserved, sendReserved: stored.sendReserved)
         sessions[id] = live
         return live.usable(at: now, grace: context.policy.rotationGrace) ? live : nil
+    }
+
+    /// Forgets the sessions that can no longer be used (called when a session is added).
+    func pruneSessions() {
+        let now = context.clock.now()
+        sessions = sessions.filter { $0.value.usable(at: now, grace: context.policy.rotationGrace) || $0.key == currentSessionID }
     }
 
     // MARK: sending

@@ -38,22 +38,31 @@ extension VaultConnection {
         throw .timeout
     }
 
-    /// Publishes and waits for the answer to `id` (nil after `requestTimeout`).
+    /// Publishes and waits for the answer to `id` (nil after `requestTimeout`). The publish is awaited here, not in
+    /// a task of its own (one hand-off less per request); an answer that arrives before the wait begins is kept in
+    /// the request's slot.
     private func exchange(_ bytes: Data, subject: String, id: String, over connection: any NATSConnection) async throws(VaultError) -> VaultEventResponse? {
+        pending[id] = .sent
+        do {
+            try await connection.publish(bytes, to: subject, replyTo: nil, headers: nil)
+        } catch {
+            pending[id] = nil
+            throw .bus(String(describing: error))
+        }
+        if case .answered(let response)? = pending[id] {
+            pending[id] = nil
+            return response
+        }
         let timeout = requestTimeout
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            await self?.finish(id, with: .success(nil))
+        }
+        defer { timer.cancel() }
         do {
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<VaultEventResponse?, any Error>) in
-                pending[id] = continuation
-                Task {
-                    do {
-                        try await connection.publish(bytes, to: subject, replyTo: nil, headers: nil)
-                    } catch {
-                        self.finish(id, with: .failure(VaultError.bus(String(describing: error))))
-                        return
-                    }
-                    try? await Task.sleep(for: timeout)
-                    self.finish(id, with: .success(nil))
-                }
+                pending[id] = .awaiting(continuation)
             }
         } catch let error as VaultError {
             throw error
@@ -63,7 +72,22 @@ extension VaultConnection {
     }
 
     func finish(_ id: String, with result: Result<VaultEventResponse?, any Error>) {
-        pending.removeValue(forKey: id)?.resume(with: result)
+        guard case .awaiting(let continuation)? = pending[id] else { return }
+        pending[id] = nil
+        continuation.resume(with: result)
+    }
+
+    /// An answer arrived: to its waiting request, or kept until the request waits for it.
+    func answered(_ response: VaultEventResponse) {
+        switch pending[response.eventID] {
+        case .awaiting(let continuation)?:
+            pending[response.eventID] = nil
+            continuation.resume(returning: response)
+        case .sent?:
+            pending[response.eventID] = .answered(response)
+        case .answered?, nil:
+            break
+        }
     }
 
     /// The next sequence number; a new block is saved before its first number is used, so a restarted app never
@@ -104,6 +128,8 @@ extension VaultConnection {
             let key = try? VaultSessionKey.derive(privateKey: appKey, peerPublicKey: result.newVaultPublicKey, sessionID: result.newSessionID),
             var current = state, let oldKey = sessionKey
         else { throw .invalidResponse("session.rotate answer") }
+        retiredSessions = retiredSessions.filter { $0.value.until > now }
+        windows = windows.filter { $0.key == current.sessionID || retiredSessions[$0.key] != nil }
         retiredSessions[current.sessionID] = (oldKey, now.addingTimeInterval(60))
         current.sessionID = result.newSessionID
         current.sessionKey = key.withUnsafeBytes { Base64URL.encode(Data($0)) }

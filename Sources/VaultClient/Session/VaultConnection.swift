@@ -50,7 +50,7 @@ public actor VaultConnection {
     static let maxHeldDuringRotation = 256
     var connection: (any NATSConnection)?
     private var loop: Task<Void, Never>?
-    var pending: [String: CheckedContinuation<VaultEventResponse?, any Error>] = [:]
+    var pending: [String: PendingReply] = [:]
     /// The last sequence number sent under the current session (a restart starts above the saved reservation).
     var lastSeq: UInt64 = 0
     private let notificationStream: AsyncStream<VaultEventMessage>
@@ -121,7 +121,7 @@ public actor VaultConnection {
         loop = nil
         await connection?.close()
         connection = nil
-        for (_, continuation) in pending { continuation.resume(throwing: VaultError.bus("connection closed")) }
+        for case .awaiting(let continuation) in pending.values { continuation.resume(throwing: VaultError.bus("connection closed")) }
         pending.removeAll()
     }
 
@@ -150,7 +150,7 @@ public actor VaultConnection {
         windows[envelope.sessionID] = window
         switch try? VaultPlaintext(json: plaintext) {
         case .response(let response):
-            pending.removeValue(forKey: response.eventID)?.resume(returning: response)
+            answered(response)
         case .message(let push):
             guard seenPushes.insert(Self.pushIdentity(push)) else { return }
             // New NATS credentials from the vault: saved now, used from the next connection on.
@@ -192,4 +192,11 @@ struct RecentIDs: Sendable {
         }
         return true
     }
+}
+
+/// A request's slot: published, answered before anyone waited, or waited for.
+enum PendingReply {
+    case sent
+    case answered(VaultEventResponse)
+    case awaiting(CheckedContinuation<VaultEventResponse?, any Error>)
 }
