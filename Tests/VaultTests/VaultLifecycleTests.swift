@@ -9,6 +9,28 @@ import VaultProtocol
 /// terminate deletes its data and revokes every NATS identity of its account.
 @Suite(.serialized)
 struct VaultLifecycleTests {
+    /// A cold start takes a bounded share of the waiting vaults per round (the leases must be renewed before they
+    /// run out); the rest follow in the next rounds, and a second host takes what the first has no room for.
+    @Test func aColdStartTakesABoundedShareOfVaultsPerRound() async throws {
+        let fixture = try await VaultFixture.make()
+        var members: [String] = []
+        for _ in 0..<5 { members.append(try await fixture.enroll().userGUID) }
+        let host = fixture.host("h1", startsPerRound: 2)
+        await host.tick()
+        #expect(await host.activeVaults.count == 2)
+        await host.tick()
+        #expect(await host.activeVaults.count == 4)
+        let other = fixture.host("h2", startsPerRound: 2)
+        await other.tick()
+        await host.tick()
+        #expect(await host.activeVaults.count + other.activeVaults.count == 5)
+        #expect(Set(await host.activeVaults).isDisjoint(with: await other.activeVaults))
+        #expect(Set(await host.activeVaults + other.activeVaults) == Set(members))
+        await host.shutdown()
+        await other.shutdown()
+        await fixture.shutdown()
+    }
+
     @Test func stopStartAndTerminate() async throws {
         let fixture = try await VaultFixture.make()
         let host = fixture.host("h1")

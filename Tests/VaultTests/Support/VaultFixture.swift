@@ -54,8 +54,8 @@ final class VaultFixture: Sendable {
 
     func shutdown() async { await cleanup() }
 
-    func host(_ id: String, leaseTime: TimeInterval = 3, clock: any TesseraClock = SystemClock()) -> VaultHost {
-        VaultHost(database: database, bus: bus, hostID: id, leaseTime: leaseTime, clock: clock)
+    func host(_ id: String, leaseTime: TimeInterval = 3, startsPerRound: Int = 500, clock: any TesseraClock = SystemClock()) -> VaultHost {
+        VaultHost(database: database, bus: bus, hostID: id, leaseTime: leaseTime, startsPerRound: startsPerRound, clock: clock)
     }
 
     /// A member as the ledger leaves it after finalize: the account pushed, bootstrap credentials, the vault
