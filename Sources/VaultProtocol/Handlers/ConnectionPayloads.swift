@@ -300,12 +300,21 @@ public struct ConnectionNotifyRevokeRequest: VaultRequestPayload {
     }
 
     public init(payload: JSONObject) throws(VaultProtocolError) {
-        let fields = try VaultFields(payload, Self.handler.rawValue, allowed: ["connection_id", "reason"])
-        connectionID = try fields.token("connection_id")
-        reason = try fields.optionalKey("reason")
+        (connectionID, reason) = try RevocationNotice.decode(payload, Self.handler.rawValue)
     }
 
-    public var payload: JSONObject {
+    public var payload: JSONObject { RevocationNotice.encode(connectionID, reason) }
+}
+
+/// `{connection_id, reason?}`: what a vault tells its peer (`connection.notify-revoke`) and the peer's app hears
+/// (`connection-revoked`).
+enum RevocationNotice {
+    static func decode(_ payload: JSONObject, _ context: String) throws(VaultProtocolError) -> (String, String?) {
+        let fields = try VaultFields(payload, context, allowed: ["connection_id", "reason"])
+        return (try fields.token("connection_id"), try fields.optionalKey("reason"))
+    }
+
+    static func encode(_ connectionID: String, _ reason: String?) -> JSONObject {
         var json: JSONObject = ["connection_id": .string(connectionID)]
         if let reason { json["reason"] = .string(reason) }
         return json

@@ -3,15 +3,15 @@ import TesseraJOSE
 // profile.*: the user's profile, string fields by name (`name`, `email` …), versioned; shared with connections by
 // `profile.broadcast`.
 
-/// `profile.get {fields?}` → `ProfileGetResult`; without `fields`, every field.
-public struct ProfileGetRequest: VaultRequestPayload {
-    public static let handler = VaultHandler.profileGet
-    public var fields: [String]?
+/// A request whose whole payload is `{fields?}`: the profile fields it is about (every field without it).
+public protocol ProfileFieldSelection: VaultRequestPayload {
+    var fields: [String]? { get }
+    init(fields: [String]?)
+}
 
-    public init(fields: [String]? = nil) { self.fields = fields }
-
+extension ProfileFieldSelection {
     public init(payload: JSONObject) throws(VaultProtocolError) {
-        fields = try VaultFields(payload, Self.handler.rawValue, allowed: ["fields"]).optionalKeyList("fields")
+        self.init(fields: try VaultFields(payload, Self.handler.rawValue, allowed: ["fields"]).optionalKeyList("fields"))
     }
 
     public var payload: JSONObject {
@@ -19,6 +19,14 @@ public struct ProfileGetRequest: VaultRequestPayload {
         if let fields { json["fields"] = VaultJSON.keyList(fields) }
         return json
     }
+}
+
+/// `profile.get {fields?}` → `ProfileGetResult`; without `fields`, every field.
+public struct ProfileGetRequest: ProfileFieldSelection {
+    public static let handler = VaultHandler.profileGet
+    public var fields: [String]?
+
+    public init(fields: [String]? = nil) { self.fields = fields }
 }
 
 /// `{profile {name: string}, version}`.
@@ -109,21 +117,11 @@ public struct ProfileDeleteResult: VaultResultPayload {
 
 /// `profile.broadcast {fields?}` → `ProfileBroadcastResult`: sends the profile (or these fields of it) to every
 /// active connection as a `profile` peer message.
-public struct ProfileBroadcastRequest: VaultRequestPayload {
+public struct ProfileBroadcastRequest: ProfileFieldSelection {
     public static let handler = VaultHandler.profileBroadcast
     public var fields: [String]?
 
     public init(fields: [String]? = nil) { self.fields = fields }
-
-    public init(payload: JSONObject) throws(VaultProtocolError) {
-        fields = try VaultFields(payload, Self.handler.rawValue, allowed: ["fields"]).optionalKeyList("fields")
-    }
-
-    public var payload: JSONObject {
-        var json = JSONObject()
-        if let fields { json["fields"] = VaultJSON.keyList(fields) }
-        return json
-    }
 }
 
 /// `{sent_to}`: how many connections it was sent to.

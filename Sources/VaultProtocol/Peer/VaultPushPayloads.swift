@@ -123,16 +123,10 @@ public struct ConnectionRevokedPush: VaultPushPayload {
     }
 
     public init(payload: JSONObject) throws(VaultProtocolError) {
-        let fields = try VaultFields(payload, Self.notification.rawValue, allowed: ["connection_id", "reason"])
-        connectionID = try fields.token("connection_id")
-        reason = try fields.optionalKey("reason")
+        (connectionID, reason) = try RevocationNotice.decode(payload, Self.notification.rawValue)
     }
 
-    public var payload: JSONObject {
-        var json: JSONObject = ["connection_id": .string(connectionID)]
-        if let reason { json["reason"] = .string(reason) }
-        return json
-    }
+    public var payload: JSONObject { RevocationNotice.encode(connectionID, reason) }
 }
 
 /// `credentials.rotate {credentials (sealed), expires_at, credential_id}`: the vault replaced the app's NATS creds
