@@ -90,20 +90,7 @@ struct VaultClusterFailoverTests {
         let messages = AcknowledgementLog()
         for (index, app) in [a, b].enumerated() {
             let log = writes[index]
-            await resources.track(Task {
-                var n = 0
-                while !Task.isCancelled {
-                    n += 1
-                    let key = "w\(index)/\(n)"
-                    let started = ContinuousClock.now
-                    do {
-                        _ = try await app.addSecret(key, value: "value of \(key)")
-                        await log.acknowledge(key, after: ContinuousClock.now - started)
-                    } catch {
-                        await log.fail(error)
-                    }
-                }
-            })
+            await resources.track(log.writeLoad(app, prefix: "w\(index)"))
         }
         let sent = SentIDs()
         await resources.track(Task {

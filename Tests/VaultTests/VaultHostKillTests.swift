@@ -56,20 +56,7 @@ struct VaultHostKillTests {
         // The write load: each app adds new secrets one after the other, as fast as they are answered.
         let logs = members.map { _ in AcknowledgementLog() }
         for (index, (app, log)) in zip(apps, logs).enumerated() {
-            await deployment.resources.track(Task {
-                var n = 0
-                while !Task.isCancelled {
-                    n += 1
-                    let key = "w\(index)/\(n)"
-                    let started = ContinuousClock.now
-                    do {
-                        _ = try await app.addSecret(key, value: "value of \(key)")
-                        await log.acknowledge(key, after: ContinuousClock.now - started)
-                    } catch {
-                        await log.fail(error)
-                    }
-                }
-            })
+            await deployment.resources.track(log.writeLoad(app, prefix: "w\(index)"))
         }
         func counts() async -> [Int] {
             var all: [Int] = []

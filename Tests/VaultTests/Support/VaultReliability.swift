@@ -150,3 +150,24 @@ actor TestResources {
         apps = []
     }
 }
+
+extension AcknowledgementLog {
+    /// A write load: new secrets `prefix/1`, `prefix/2`… added one after the other, as fast as they are answered,
+    /// each acknowledged (or its failure kept) here, until the task is cancelled.
+    nonisolated func writeLoad(_ app: VaultConnection, prefix: String) -> Task<Void, Never> {
+        Task {
+            var n = 0
+            while !Task.isCancelled {
+                n += 1
+                let key = "\(prefix)/\(n)"
+                let started = ContinuousClock.now
+                do {
+                    _ = try await app.addSecret(key, value: "value of \(key)")
+                    await acknowledge(key, after: ContinuousClock.now - started)
+                } catch {
+                    await fail(error)
+                }
+            }
+        }
+    }
+}
