@@ -13,11 +13,13 @@ struct HandlerRequest: Sendable {
     let keyring: VaultKeyring
     let now: Date
     let runtime: VaultRuntime
+    /// The running vault's record cache, for read-only commands only (nil inside a command's transaction).
+    var cache: VaultRecordCache? = nil
 
     var timestamp: Int64 { Int64(now.timeIntervalSince1970) }
 
     func records(_ collection: VaultCollection, db: ServiceSQL) -> VaultRecords {
-        VaultRecords(db: db, keyring: keyring, collection: collection.rawValue)
+        VaultRecords(db: db, keyring: keyring, collection: collection.rawValue, cache: cache)
     }
 
     /// Work that must wait until the command's transaction committed (pushes, messages to peers).

@@ -17,7 +17,10 @@ extension VaultRuntime {
         if handler == .sessionRotate { return await rotateSession(event, sessionID: sessionID, now: now) }
         await rotateCredentialsIfDue(now: now)
         let request = HandlerRequest(
-            handler: handler, payload: event.payload, userGUID: userGUID, guid: guid, keyring: keyring, now: now, runtime: self)
+            handler: handler, payload: event.payload, userGUID: userGUID, guid: guid, keyring: keyring, now: now, runtime: self,
+            cache: handler.readsOnly ? recordCache : nil)
+        // Whatever else runs may write records (a refused command rolls back, but forgetting is always safe).
+        defer { if !handler.readsOnly { recordCache.invalidate() } }
         guard handler.changesState else {
             let db = context.sql
             return await Self.answer(event.id, timestamp) { try await VaultHandlers.run(request, db: db) }

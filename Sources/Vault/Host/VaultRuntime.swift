@@ -24,6 +24,8 @@ actor VaultRuntime {
     private(set) var drops = VaultDropCounters()
     /// Read-only commands being handled beside the command loop; past the limit they run in line (back-pressure).
     var readsInFlight = 0
+    /// Sealed `vt_records` rows read lately (see `VaultRecordCache`).
+    let recordCache = VaultRecordCache()
     static let maxReadsInFlight = 64
     /// The app's newest NATS credentials: when they expire and how long they were issued for (loaded when first needed).
     var appCredentialsLife: (expires: Date, lifetime: TimeInterval)?
@@ -72,6 +74,7 @@ actor VaultRuntime {
         await connection?.close()
         connection = nil
         sessions.removeAll()
+        recordCache.invalidate()
     }
 
     func markEnded() { if loop != nil { ended = true } }

@@ -19,6 +19,8 @@ struct VaultRecords: Sendable {
     let db: ServiceSQL
     let keyring: VaultKeyring
     let collection: String
+    /// Only for reads outside a transaction (a write must see its own transaction's rows).
+    var cache: VaultRecordCache? = nil
 
     private var user: String { keyring.user }
     private func rowID(_ name: String) -> String { "\(user)|\(collection)|\(keyring.recordName(collection: collection, name: name))" }
@@ -80,10 +82,18 @@ struct VaultRecords: Sendable {
 
     func get(_ name: String) async throws(WireError) -> Record? {
         let id = rowID(name)
-        guard let row = try await db.run({ sql in
-            try await sql.select().columns("id", "name_sealed", "value_sealed", "version", "updated_at").from("vt_records")
-                .where("id", .equal, id).first(decoding: RecordRow.self)
-        }), let sealed = row.value_sealed else { return nil }
+        let found: RecordRow?
+        if let cache, let cached = cache.lookup(id) {
+            found = cached
+        } else {
+            let generation = cache?.generation
+            found = try await db.run { sql in
+                try await sql.select().columns("id", "name_sealed", "value_sealed", "version", "updated_at").from("vt_records")
+                    .where("id", .equal, id).first(decoding: RecordRow.self)
+            }
+            if let generation { cache?.store(id, found, readAt: generation) }
+        }
+        guard let row = found, let sealed = row.value_sealed else { return nil }
         return Record(name: name, value: try keyring.open(sealed, table: "vt_records", row: id), version: row.version,
             updatedAt: Date(timeIntervalSince1970: row.updated_at))
     }
