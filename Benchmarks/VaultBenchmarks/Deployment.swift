@@ -205,10 +205,14 @@ final class Deployment: Sendable {
         return app
     }
 
-    /// Starts the vaults of every provisioned user now (one lease round, as the host's loop does every 5 s).
+    /// Starts the vaults of every provisioned user now: lease rounds as the host's loop runs them every 5 s, each
+    /// starting at most `startsPerRound` vaults, back to back.
     func startVaults(expecting count: Int) async throws {
-        await host.tick()
-        let active = await host.activeVaults.count
+        var active = await host.activeVaults.count
+        for _ in 0..<(count / host.startsPerRound + 2) where active < count {
+            await host.tick()
+            active = await host.activeVaults.count
+        }
         guard active == count else { throw BenchmarkFailure("\(active) vaults running, \(count) expected") }
     }
 

@@ -16,7 +16,7 @@ public actor VaultHost {
     /// At most this many vaults are started in one round of the lease loop: a round must end well within the lease
     /// time, or the leases it took run out before they are first renewed and the vaults move on (a cold start of
     /// thousands of vaults otherwise thrashes).
-    let startsPerRound: Int
+    public nonisolated let startsPerRound: Int
     private var runtimes: [String: VaultRuntime] = [:]
     private var loop: Task<Void, Never>?
     /// Until when the leases we hold are surely ours: if renewing fails past it, we stop serving (fencing).
