@@ -168,6 +168,21 @@ struct VaultConnectionTests {
         // Bad requests are refused with a typed error; nothing of the other user is ever listed.
         await #expect(throws: VaultError.self) { try await pair.b.request("message.list", payload: ["limit": 501]) }
         await #expect(throws: VaultError.self) { try await pair.b.request("message.list", payload: ["direction": "both"]) }
+
+        // Catching up: what the app already has is not handed over again; a message that arrived while the app was
+        // away (its push lost) is, once.
+        #expect(try await pair.b.catchUp() == 0)
+        await pair.b.close()
+        #expect(try await pair.a.sendMessage("while you were away", to: id, messageID: "m-4").delivered)
+        let back = try pair.fixture.app(pair.bob)
+        try await back.connect()
+        let inbox = PushInbox(listeningTo: back)
+        #expect(try await back.catchUp() == 3)  // m-1, m-3 and m-4: unread, and new to this connection
+        #expect(try await back.catchUp() == 0)
+        try await inbox.wait { $0.count(.newMessage) == 3 }
+        #expect(await inbox.contents() == ["one", "three", "while you were away"])
+        inbox.stop()
+        await back.close()
         await pair.shutdown()
     }
 

@@ -55,6 +55,29 @@ extension VaultConnection {
         try await perform(request, expecting: MessageListResult.self)
     }
 
+    /// Pushes are published once: one published while this app was away from the bus (offline, reconnecting, a
+    /// cluster node failing over) is gone, though the vault stored its message. `catchUp` reads the unread messages
+    /// the vault stored and hands each one `notifications` has not delivered yet to it, as the `new-message` push it
+    /// would have been; answers how many. Call it after connecting and after a reconnect.
+    @discardableResult
+    public func catchUp() async throws(VaultError) -> Int {
+        var request = MessageListRequest(direction: .incoming, unreadOnly: true, limit: MessageListRequest.maxLimit)
+        var delivered = 0
+        while true {
+            let page = try await messages(request)
+            for message in page.messages {
+                let push = NewMessagePush(
+                    messageID: message.messageID, connectionID: message.connectionID, content: message.content,
+                    contentType: message.contentType, sentAt: message.sentAt)
+                let event = VaultEventMessage(
+                    id: newID(), type: VaultNotification.newMessage.rawValue, payload: push.payload, timestamp: message.storedAt)
+                if deliver(event) { delivered += 1 }
+            }
+            guard page.more else { return delivered }
+            request.offset += Int64(page.messages.count)
+        }
+    }
+
     /// Tells the sender of a received message that it was read (its app gets `read-receipt`).
     public func sendReadReceipt(for messageID: String, on connectionID: String) async throws(VaultError) -> MessageReadReceiptResult {
         try await perform(MessageReadReceiptRequest(connectionID: connectionID, messageID: messageID), expecting: MessageReadReceiptResult.self)

@@ -152,20 +152,30 @@ public actor VaultConnection {
         case .response(let response):
             answered(response)
         case .message(let push):
-            guard seenPushes.insert(Self.pushIdentity(push)) else { return }
+            guard deliver(push) else { return }
             // New NATS credentials from the vault: saved now, used from the next connection on.
             if let rotation = try? push.push(CredentialsRotatePush.self) {
                 try? adoptCredentials(rotation.credentials, credentialID: rotation.credentialID, expiresAt: rotation.expiresAt)
             }
-            notificationContinuation.yield(push)
         case nil:
             drops.record(.malformed)
         }
     }
 
-    /// A push is the same push when it carries the same message id (a message delivered again), else its own id.
+    /// Hands a push to `notifications` unless it was delivered already; false for a repeat.
+    func deliver(_ push: VaultEventMessage) -> Bool {
+        guard seenPushes.insert(Self.pushIdentity(push)) else { return false }
+        notificationContinuation.yield(push)
+        return true
+    }
+
+    /// A push is the same push when it carries the same message id on the same connection (a message delivered
+    /// again, or caught up by `catchUp`), else its own id.
     static func pushIdentity(_ push: VaultEventMessage) -> String {
-        if case .string(let id)? = push.payload["message_id"] { return push.type + "|" + id }
+        if case .string(let id)? = push.payload["message_id"] {
+            let connection = push.payload["connection_id"]?.stringValue ?? ""
+            return push.type + "|" + connection + "|" + id
+        }
         return push.id
     }
 }
