@@ -166,7 +166,7 @@ extension CBOR {
         switch (lhs, rhs) {
         case (.unsigned(let a), .unsigned(let b)), (.negative(let a), .negative(let b)): return a == b
         case (.bytes(let a), .bytes(let b)): return a == b
-        case (.text(let a), .text(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.text(let a), .text(let b)): return a.hasSameUTF8(as: b)
         case (.array(let a), .array(let b)): return a == b
         case (.map(let a), .map(let b)): return a == b
         case (.tagged(let t, let a), .tagged(let u, let b)): return t == u && a == b

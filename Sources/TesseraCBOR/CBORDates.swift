@@ -18,13 +18,31 @@ public struct FullDate: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// Parses RFC 3339 `full-date` ("2024-02-29").
     public init(string: String) throws(CBORError) {
-        let utf8 = Array(string.utf8)
-        guard utf8.count == 10, utf8[4] == 0x2d, utf8[7] == 0x2d,
-            let y = Int(string.prefix(4)), let m = Int(string.dropFirst(5).prefix(2)),
-            let d = Int(string.suffix(2)),
-            utf8.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) })
-        else { throw .invalidValue("not a full-date: \"\(string.prefix(32))\"", path: "", offset: nil) }
-        try self.init(year: y, month: m, day: d)
+        // "YYYY-MM-DD" read straight from the UTF-8 view: no array or substring per date.
+        var year = 0
+        var month = 0
+        var day = 0
+        var wellFormed = string.utf8.count == 10
+        for (offset, byte) in string.utf8.enumerated() where wellFormed {
+            if offset == 4 || offset == 7 {
+                wellFormed = byte == 0x2d
+                continue
+            }
+            guard (0x30...0x39).contains(byte) else {
+                wellFormed = false
+                continue
+            }
+            let digit = Int(byte - 0x30)
+            if offset < 4 {
+                year = year * 10 + digit
+            } else if offset < 7 {
+                month = month * 10 + digit
+            } else {
+                day = day * 10 + digit
+            }
+        }
+        guard wellFormed else { throw .invalidValue("not a full-date: \"\(string.prefix(32))\"", path: "", offset: nil) }
+        try self.init(year: year, month: month, day: day)
     }
 
     public var description: String {

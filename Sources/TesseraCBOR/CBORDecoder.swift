@@ -54,6 +54,18 @@ extension CBORError {
         }
     }
 
+    /// A mapping error (`typeMismatch`, `missingKey`, `invalidValue`) raised while reading a structure out of the
+    /// decoding of `bytes`, with the byte offset of the item its path names (when the path can be followed);
+    /// any other error, or one that has an offset already, unchanged. What `CBORDecoder` does for Codable types,
+    /// for structures read without Codable.
+    public func locatingOffset(in bytes: some ContiguousBytes) -> CBORError {
+        guard offset == nil else { return self }
+        switch self {
+        case .typeMismatch, .missingKey, .invalidValue: return withOffset(CBORLocator.offset(of: pathComponents, in: bytes))
+        default: return self
+        }
+    }
+
     func withOffset(_ offset: Int?) -> CBORError {
         guard let offset else { return self }
         switch self {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The entries of a CBOR map in their received (or built) order.
 ///
 /// Order is kept so that a structure can be inspected exactly as it arrived;
@@ -35,7 +37,15 @@ public struct CBORMap: Hashable, Sendable, Sequence {
         }
     }
 
-    public subscript(key: String) -> CBOR? { self[.text(key)] }
+    /// The value under the text key `key`. Text keys compare by their UTF-8 bytes (RFC 8949 §2), as
+    /// `CBOR` equality does; this skips building a `CBOR` key and the general comparison, since it is what
+    /// every structure decoder looks fields up with.
+    public subscript(key: String) -> CBOR? {
+        for entry in entries {
+            if case .text(let k) = entry.key, k.hasSameUTF8(as: key) { return entry.value }
+        }
+        return nil
+    }
     public subscript(key: Int) -> CBOR? { self[.int(key)] }
 
     public var keys: [CBOR] { entries.map(\.key) }
@@ -64,5 +74,38 @@ public struct CBORMap: Hashable, Sendable, Sequence {
         }
         hasher.combine(entries.count)
         hasher.combine(acc)
+    }
+}
+
+extension String {
+    /// Whether both strings have the same UTF-8 bytes (not Unicode canonical equivalence, which `==` uses).
+    @inline(__always)
+    func hasSameUTF8(as other: String) -> Bool {
+        let a = utf8
+        let b = other.utf8
+        guard a.count == b.count else { return false }
+        let compared = a.withContiguousStorageIfAvailable { pa in
+            b.withContiguousStorageIfAvailable { pb -> Bool in
+                guard let x = pa.baseAddress, let y = pb.baseAddress else { return true }  // both empty
+                return memcmp(x, y, pa.count) == 0
+            }
+        }
+        if let compared, let result = compared { return result }
+        return a.elementsEqual(b)
+    }
+
+    /// Shorter UTF-8 first, then bytewise: the order of the strings' CBOR encodings.
+    func utf8Precedes(_ other: String) -> Bool {
+        let a = utf8
+        let b = other.utf8
+        if a.count != b.count { return a.count < b.count }
+        let compared = a.withContiguousStorageIfAvailable { pa in
+            b.withContiguousStorageIfAvailable { pb -> Bool in
+                guard let x = pa.baseAddress, let y = pb.baseAddress else { return false }  // both empty
+                return memcmp(x, y, pa.count) < 0
+            }
+        }
+        if let compared, let result = compared { return result }
+        return a.lexicographicallyPrecedes(b)
     }
 }

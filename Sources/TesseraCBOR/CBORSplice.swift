@@ -16,6 +16,17 @@ extension CBOR {
 
     /// `24(h'…')`: the encoding of `bytes` wrapped as an encoded CBOR data item (RFC 8949 §3.4.5.1).
     public static func encodeTag24(_ bytes: Data) -> Data {
-        CBOR.tagged(CBORTag.encodedCBOR, .bytes(bytes)).encoded()
+        var out = Data(tag24Prefix(byteCount: bytes.count))
+        out.append(bytes)
+        return out
+    }
+
+    /// The bytes that come before `byteCount` embedded bytes in their `24(h'…')` encoding (tag head, then byte
+    /// string head), so that the tagged form can be hashed or written without copying the embedded bytes.
+    public static func tag24Prefix(byteCount: Int) -> [UInt8] {
+        var writer = CBORWriter(options: .deterministic, capacity: 11)
+        writer.writeHead(6, CBORTag.encodedCBOR)
+        writer.writeHead(2, UInt64(byteCount))
+        return writer.bytes
     }
 }

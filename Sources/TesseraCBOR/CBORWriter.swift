@@ -78,7 +78,7 @@ struct CBORWriter {
         case .negative(let n): writeHead(1, n)
         case .bytes(let d):
             writeHead(2, UInt64(d.count))
-            bytes.append(contentsOf: d)
+            d.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in bytes.append(contentsOf: raw) }
         case .text(let s):
             var s = s
             s.withUTF8 { utf8 in
@@ -87,7 +87,8 @@ struct CBORWriter {
             }
         case .array(let a):
             writeHead(4, UInt64(a.count))
-            for e in a { write(e) }
+            // By index: the elements are borrowed, where `for e in a` would copy (retain) each one.
+            for i in a.indices { write(a[i]) }
         case .map(let m): writeMap(m)
         case .tagged(let t, let c):
             if options.shortestFloats, let preferred = item.preferredBignum {
@@ -151,14 +152,56 @@ struct CBORWriter {
         }
     }
 
+    enum TextKeyOrder {
+        case notAllText
+        case inOrder
+        case sorted([Int])
+    }
+
+    /// The order of a map whose keys are all text strings (what structures use), found without encoding the keys:
+    /// by UTF-8 length, then bytes. That is the order of their encodings in both deterministic orders (§4.2.1,
+    /// §4.2.3), since a text string's head grows with its length.
+    static func textKeyOrder(_ entries: [CBORMap.Entry]) -> TextKeyOrder {
+        var inOrder = true
+        var previous: String?
+        for entry in entries {
+            guard case .text(let key) = entry.key else { return .notAllText }
+            if inOrder, let previous, key.utf8Precedes(previous) { inOrder = false }
+            previous = key
+        }
+        if inOrder { return .inOrder }
+        var order = Array(entries.indices)
+        order.sort { i, j in
+            guard case .text(let a) = entries[i].key, case .text(let b) = entries[j].key else { return false }
+            return a.utf8Precedes(b)
+        }
+        return .sorted(order)
+    }
+
     mutating func writeMap(_ m: CBORMap) {
         writeHead(5, UInt64(m.count))
         if options.mapKeyOrder == .preserved || m.count < 2 {
-            for e in m.entries {
-                write(e.key)
-                write(e.value)
+            for i in m.entries.indices {
+                write(m.entries[i].key)
+                write(m.entries[i].value)
             }
             return
+        }
+        switch Self.textKeyOrder(m.entries) {
+        case .inOrder:
+            for i in m.entries.indices {
+                write(m.entries[i].key)
+                write(m.entries[i].value)
+            }
+            return
+        case .sorted(let order):
+            for i in order {
+                write(m.entries[i].key)
+                write(m.entries[i].value)
+            }
+            return
+        case .notAllText:
+            break
         }
         // Encode all keys into one scratch buffer, then order their byte ranges.
         var keyWriter = CBORWriter(options: options, capacity: m.count * 8)

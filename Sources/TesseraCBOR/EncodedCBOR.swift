@@ -33,6 +33,36 @@ extension EncodedCBOR where Value: Decodable {
     }
 }
 
+extension EncodedCBOR {
+    /// Decodes `bytes` strictly and builds the value from the decoded item with `read`, keeping the bytes: the
+    /// path for structures read without Codable. A decoding failure is turned into `E` by `malformed`.
+    public static func decode<E: Error>(
+        _ bytes: Data, options: CBORDecodingOptions = .strict, malformed: (CBORError) -> E,
+        reading read: (CBOR) throws(E) -> Value
+    ) throws(E) -> EncodedCBOR {
+        let item: CBOR
+        do {
+            item = try CBOR.decode(bytes, options: options)
+        } catch {
+            throw malformed(error)
+        }
+        // The memberwise initializer (internal): bytes and the value read from their own decoding.
+        return EncodedCBOR(bytes: bytes, value: try read(item))
+    }
+
+    /// Reads `24(h'…')` like `decode(_:options:malformed:reading:)`; an item of another kind is `malformed` with
+    /// `CBORError.typeMismatch`.
+    public static func decode<E: Error>(
+        tagged item: CBOR, options: CBORDecodingOptions = .strict, malformed: (CBORError) -> E,
+        reading read: (CBOR) throws(E) -> Value
+    ) throws(E) -> EncodedCBOR {
+        guard case .tagged(CBORTag.encodedCBOR, .bytes(let inner)) = item else {
+            throw malformed(.typeMismatch(expected: "tag 24 byte string", found: item.kindName, path: "", offset: nil))
+        }
+        return try decode(inner, options: options, malformed: malformed, reading: read)
+    }
+}
+
 extension EncodedCBOR where Value: Encodable {
     /// Encodes `value` once (deterministically by default) and keeps those bytes.
     public init(encoding value: Value, encoder: CBOREncoder = CBOREncoder()) throws {
