@@ -21,18 +21,14 @@ public struct Disclosure: Sendable, Hashable {
     /// is referenced (§7.1 step 3) belong to verification.
     public init(parsing text: some StringProtocol, limits: JSONLimits = .default) throws(SDJWTError) {
         let encoded = String(text)
-        let json: Data
+        // The decoded JSON is only read once, so it stays in a temporary buffer; `encoded` is what is hashed.
+        let parsed: Result<JSONValue, JSONError>
         do {
-            json = try Base64URL.decode(encoded)
+            parsed = try JSONValue.parse(base64URL: encoded, limits: limits)
         } catch {
             throw .disclosureNotBase64URL
         }
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(json, limits: limits)
-        } catch {
-            throw .disclosureNotJSONArray
-        }
+        guard case .success(let value) = parsed else { throw .disclosureNotJSONArray }
         guard let elements = value.arrayValue else { throw .disclosureNotJSONArray }
         guard elements.count == 2 || elements.count == 3 else { throw .disclosureWrongElementCount(elements.count) }
         guard let salt = elements[0].stringValue else { throw .disclosureSaltNotString }

@@ -61,11 +61,14 @@ struct DisclosureProcessor {
 
     private mutating func processObject(_ object: JSONObject, depth: Int) -> JSONObject {
         if tooDeep(depth) { return JSONObject() }
+        let sd = object["_sd"]
         var result = JSONObject()
+        // Room for every plain member and every digest that may be disclosed, so the object grows once.
+        result.reserveCapacity(object.count + (sd?.arrayValue?.count ?? 0))
         for (key, value) in object where key != "_sd" {
             result[key] = processValue(value, depth: depth)
         }
-        guard let sd = object["_sd"] else { return result }
+        guard let sd else { return result }
         guard let digests = sd.arrayValue else {
             errors.append(.sdNotArrayOfStrings)
             return result

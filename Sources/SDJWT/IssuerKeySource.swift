@@ -32,7 +32,9 @@ public enum IssuerKeySource: Sendable {
         case .keys(let keys):
             guard !keys.isEmpty else { throw .issuerKeyUnresolved("no issuer key configured") }
             var firstError: JOSEError?
-            for candidate in [jwt] + others {
+            // The Issuer-signed JWT first, then the others (-1 stands for `jwt`; no concatenated array).
+            for position in -1..<others.count {
+                let candidate = position < 0 ? jwt : others[position]
                 for key in keys {
                     do {
                         try candidate.verify(with: key)

@@ -65,40 +65,52 @@ public struct SDJWT: Sendable {
             return
         }
         // Offsets of every `~`, found on the contiguous UTF-8 bytes.
-        let offsets: [Int] = text.withUTF8 { bytes in
-            var found: [Int] = []
-            guard let base = bytes.baseAddress else { return found }
-            var offset = 0
-            while offset < bytes.count, let hit = memchr(base + offset, Int32(UInt8(ascii: "~")), bytes.count - offset) {
-                let position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                found.append(position)
-                offset = position + 1
-            }
-            return found
-        }
-        guard offsets.count <= limits.maxDisclosures + 1 else {
-            throw .tooManyDisclosures(count: offsets.count - 1, limit: limits.maxDisclosures)
-        }
-        let tildes = offsets.map { utf8.index(utf8.startIndex, offsetBy: $0) }
-        guard let firstTilde = tildes.first, let lastTilde = tildes.last else {
+        let scanned = text.withUTF8 { bytes in Result { () throws(SDJWTError) -> [Int] in try Self.tildeOffsets(bytes, limits: limits) } }
+        let offsets = try scanned.get()
+        guard let firstOffset = offsets.first, let lastOffset = offsets.last else {
             throw .malformedSerialization("no ~ after the Issuer-signed JWT")
         }
+        // `~` is ASCII, so each offset is a valid index (computed in constant time on native UTF-8).
+        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
         // A helper, not `let jwt; do { jwt = try … } catch { throw … }`: that shape leaked the parsed JWS when a
         // later step threw (LeakSanitizer, fuzz target sdjwt; Swift 6.3 typed throws).
-        let jwt = try Self.issuerSignedJWT(text[..<firstTilde], limits: limits)
+        let jwt = try Self.issuerSignedJWT(text[..<index(firstOffset)], limits: limits)
         var disclosures: [Disclosure] = []
-        disclosures.reserveCapacity(tildes.count - 1)
-        var start = utf8.index(after: firstTilde)
-        for end in tildes.dropFirst() {
+        disclosures.reserveCapacity(offsets.count - 1)
+        var start = firstOffset + 1
+        for end in offsets.dropFirst() {
             guard start < end else { throw .malformedSerialization("empty Disclosure between ~~") }
-            disclosures.append(try Disclosure(parsing: text[start..<end], limits: limits.jose.json))
-            start = utf8.index(after: end)
+            disclosures.append(try Disclosure(parsing: text[index(start)..<index(end)], limits: limits.jose.json))
+            start = end + 1
         }
-        let afterLast = utf8.index(after: lastTilde)
+        let afterLast = index(lastOffset + 1)
         let keyBindingJWT = afterLast < text.endIndex ? try Self.keyBindingJWT(text[afterLast...], limits: limits) : nil
         try self.init(
             issuerSignedJWT: jwt, additionalIssuerSignatures: [], disclosures: disclosures,
             keyBindingJWT: keyBindingJWT, sdHashInput: String(text[..<afterLast]), serialization: .compact)
+    }
+
+    /// Offsets of every `~` in `bytes`, found with `memchr`: counted first (checked against the Disclosure limit
+    /// before anything is stored), then collected into an array of exactly that size.
+    private static func tildeOffsets(_ bytes: UnsafeBufferPointer<UInt8>, limits: SDJWTLimits) throws(SDJWTError) -> [Int] {
+        guard let base = bytes.baseAddress else { return [] }
+        func forEachTilde(_ body: (Int) -> Void) {
+            var offset = 0
+            while offset < bytes.count, let hit = memchr(base + offset, Int32(UInt8(ascii: "~")), bytes.count - offset) {
+                let position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                body(position)
+                offset = position + 1
+            }
+        }
+        var count = 0
+        forEachTilde { _ in count += 1 }
+        guard count <= limits.maxDisclosures + 1 else {
+            throw .tooManyDisclosures(count: count - 1, limit: limits.maxDisclosures)
+        }
+        var found: [Int] = []
+        found.reserveCapacity(count)
+        forEachTilde { found.append($0) }
+        return found
     }
 
     private static func issuerSignedJWT(_ text: some StringProtocol, limits: SDJWTLimits) throws(SDJWTError) -> CompactJWS {

@@ -102,6 +102,15 @@ public struct SDJWTVerifier: Sendable {
             issuerCertificate: certificate, status: status, sdJWT: sdJWT)
     }
 
+    /// `ConstantTime.equal` over the two strings' UTF-8 bytes in place (no array copies).
+    private static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in ConstantTime.equal(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) }
+        }
+    }
+
     /// `exp`, `nbf`, `iat` (RFC 7519 §4.1.4–4.1.6) with the policy's skew.
     private func checkValidity(_ claims: JSONObject, now: Date) -> [SDJWTError] {
         var errors: [SDJWTError] = []
@@ -194,7 +203,7 @@ public struct SDJWTVerifier: Sendable {
         // Step 4.7, §4.3.1: over the presented text exactly.
         if let sdHash = payload["sd_hash"]?.stringValue {
             let expected = algorithm.base64URLDigest(of: sdJWT.sdHashInput)
-            if !ConstantTime.equal(Array(sdHash.utf8), Array(expected.utf8)) { errors.append(.sdHashMismatch) }
+            if !Self.constantTimeEqual(sdHash, expected) { errors.append(.sdHashMismatch) }
         } else {
             errors.append(.keyBindingClaimMissing("sd_hash"))
         }

@@ -44,6 +44,12 @@ public enum Base64URL {
     /// Decodes unpadded base64url. Strict: no padding, no `+` or `/`, no white space, a length that is not 1
     /// modulo 4, and zero trailing bits (so each byte string has exactly one encoding; RFC 4648 §3.5).
     public static func decode(_ text: some StringProtocol) throws(JOSEError) -> Data {
+        // Straight from the string's UTF-8 storage; a copy only for text that is not stored contiguously.
+        if let result = text.utf8.withContiguousStorageIfAvailable({ buffer in
+            Result { () throws(JOSEError) -> Data in try decode(utf8: buffer) }
+        }) {
+            return try result.get()
+        }
         var copy = String(text)
         let result = copy.withUTF8 { buffer in Result { () throws(JOSEError) -> Data in try decode(utf8: buffer) } }
         return try result.get()
@@ -51,17 +57,44 @@ public enum Base64URL {
 
     /// Decodes the base64url text in `buffer` (see `decode(_:)`).
     static func decode(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(JOSEError) -> Data {
+        guard let length = decodedLength(buffer.count) else { throw .invalidBase64URL }
+        var out = Data(count: length)
+        let valid = out.withUnsafeMutableBytes { raw in decode(buffer, into: raw) }
+        guard valid else { throw .invalidBase64URL }
+        return out
+    }
+
+    /// Decodes the base64url text in `buffer` into a temporary buffer (on the stack when small) and hands it to
+    /// `body`: for bytes that are only read once (a JOSE header, a Disclosure's JSON), no intermediate `Data`.
+    static func withDecoded<Result>(
+        utf8 buffer: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) throws(JOSEError) -> Result {
+        guard let length = decodedLength(buffer.count) else { throw .invalidBase64URL }
+        let decoded: Result? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { scratch in
+            guard decode(buffer, into: UnsafeMutableRawBufferPointer(scratch)) else { return nil }
+            return body(UnsafeBufferPointer(rebasing: scratch[..<length]))
+        }
+        guard let decoded else { throw .invalidBase64URL }
+        return decoded
+    }
+
+    /// The number of bytes `count` base64url characters decode to; nil for a length that no encoding has.
+    static func decodedLength(_ count: Int) -> Int? {
+        guard count % 4 != 1 else { return nil }
+        return count / 4 * 3 + max(0, count % 4 - 1)
+    }
+
+    /// Decodes `buffer` into the first `decodedLength(buffer.count)` bytes of `raw`; false on any byte outside the
+    /// alphabet or non-zero trailing bits.
+    private static func decode(_ buffer: UnsafeBufferPointer<UInt8>, into raw: UnsafeMutableRawBufferPointer) -> Bool {
         let count = buffer.count
-        guard count % 4 != 1 else { throw .invalidBase64URL }
-        var out = Data(count: count / 4 * 3 + max(0, count % 4 - 1))
-        let table = decodeTable
-        let failed: Bool = out.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) -> Bool in
+        return decodeTable.withUnsafeBufferPointer { table in
             var written = 0
             var index = 0
             while index + 4 <= count {
                 let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
                 let c = table[Int(buffer[index + 2])], d = table[Int(buffer[index + 3])]
-                if (a | b | c | d) & 0xC0 != 0 { return true }
+                if (a | b | c | d) & 0xC0 != 0 { return false }
                 let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
                 raw[written] = UInt8(truncatingIfNeeded: word >> 16)
                 raw[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
@@ -72,19 +105,17 @@ public enum Base64URL {
             switch count - index {
             case 2:
                 let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
-                if (a | b) & 0xC0 != 0 || b & 0x0F != 0 { return true }
+                if (a | b) & 0xC0 != 0 || b & 0x0F != 0 { return false }
                 raw[written] = a << 2 | b >> 4
             case 3:
                 let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])], c = table[Int(buffer[index + 2])]
-                if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 { return true }
+                if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 { return false }
                 raw[written] = a << 2 | b >> 4
                 raw[written + 1] = (b & 0x0F) << 4 | c >> 2
             default:
                 break
             }
-            return false
+            return true
         }
-        if failed { throw .invalidBase64URL }
-        return out
     }
 }

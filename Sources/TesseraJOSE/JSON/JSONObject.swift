@@ -10,7 +10,8 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// Name → position, kept only for larger objects (small ones are searched linearly, which is faster).
     private var index: [String: Int]?
 
-    private static let indexThreshold = 12
+    /// Objects with more members than this keep `index`.
+    static let indexThreshold = 12
 
     public init() {
         storage = []
@@ -27,11 +28,27 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         }
     }
 
-    /// Used by the parser, which has already checked that `key` is new.
-    init(uncheckedMembers members: [Member]) {
+    /// Used by the parser, which has already checked that every name is new; `index`, when given, is the
+    /// name → position map it built for that check.
+    init(uncheckedMembers members: [Member], index: [String: Int]? = nil) {
         storage = members
-        index = nil
-        if members.count > Self.indexThreshold { rebuildIndex() }
+        self.index = nil
+        if members.count > Self.indexThreshold {
+            if let index, index.count == members.count { self.index = index } else { rebuildIndex() }
+        }
+    }
+
+    /// Reserves room for `capacity` members, for callers that know how many they will add.
+    public mutating func reserveCapacity(_ capacity: Int) {
+        storage.reserveCapacity(capacity)
+        guard capacity > Self.indexThreshold else { return }
+        if index == nil {
+            var built = [String: Int](minimumCapacity: capacity)
+            for (position, member) in storage.enumerated() { built[member.key] = position }
+            index = built
+        } else {
+            index?.reserveCapacity(capacity)
+        }
     }
 
     /// The value of the member `key`. Setting appends a new member or replaces the value in place (the position

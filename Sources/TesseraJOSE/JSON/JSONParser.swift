@@ -8,6 +8,11 @@ struct JSONParser {
     private var depth = 0
     /// Reused for strings that contain escapes.
     private var scratch: [UInt8] = []
+    /// Elements of the arrays being parsed, innermost last: each finished array is copied out once at its exact
+    /// size instead of growing an array of its own element by element.
+    private var elementStack: [JSONValue] = []
+    /// Members of the objects being parsed, innermost last (as `elementStack`).
+    private var memberStack: [JSONObject.Member] = []
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) throws(JSONError) -> JSONValue {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(size: bytes.count, limit: limits.maxBytes) }
@@ -57,13 +62,16 @@ struct JSONParser {
     private mutating func parseObject() throws(JSONError) -> JSONObject {
         try enter()
         position += 1  // {
-        var members: [JSONObject.Member] = []
-        var names: Set<String>? = nil
+        let base = memberStack.count
+        defer { memberStack.removeSubrange(base...) }
+        // Duplicate check: linear for small objects; past the threshold, the name → position index that the
+        // object keeps anyway.
+        var index: [String: Int]? = nil
         skipWhitespace()
         if position < end, bytes[position] == UInt8(ascii: "}") {
             position += 1
             depth -= 1
-            return JSONObject(uncheckedMembers: members)
+            return JSONObject()
         }
         while true {
             guard position < end else { throw .unexpectedEnd(offset: position) }
@@ -72,22 +80,27 @@ struct JSONParser {
             }
             let nameOffset = position
             let name = try parseString()
-            // Duplicate check: linear for small objects, a set once the object grows.
-            if names != nil {
-                guard names?.insert(name).inserted == true else {
+            let count = memberStack.count - base
+            if index != nil {
+                guard index?.updateValue(count, forKey: name) == nil else {
                     throw .duplicateMemberName(name, offset: nameOffset)
                 }
             } else {
-                for member in members where member.key == name {
+                for slot in base..<memberStack.count where memberStack[slot].key == name {
                     throw .duplicateMemberName(name, offset: nameOffset)
                 }
-                if members.count >= 16 { names = Set(members.map(\.key) + [name]) }
+                if count >= JSONObject.indexThreshold {
+                    var built = [String: Int](minimumCapacity: count * 2 + 2)
+                    for slot in base..<memberStack.count { built[memberStack[slot].key] = slot - base }
+                    built[name] = count
+                    index = built
+                }
             }
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
             skipWhitespace()
             let value = try parseValue()
-            members.append((name, value))
+            memberStack.append((name, value))
             skipWhitespace()
             guard position < end else { throw .unexpectedEnd(offset: position) }
             switch bytes[position] {
@@ -97,7 +110,7 @@ struct JSONParser {
             case UInt8(ascii: "}"):
                 position += 1
                 depth -= 1
-                return JSONObject(uncheckedMembers: members)
+                return JSONObject(uncheckedMembers: Array(memberStack[base...]), index: index)
             default:
                 throw .unexpectedByte(offset: position, byte: bytes[position])
             }
@@ -107,15 +120,17 @@ struct JSONParser {
     private mutating func parseArray() throws(JSONError) -> [JSONValue] {
         try enter()
         position += 1  // [
-        var elements: [JSONValue] = []
+        let base = elementStack.count
+        defer { elementStack.removeSubrange(base...) }
         skipWhitespace()
         if position < end, bytes[position] == UInt8(ascii: "]") {
             position += 1
             depth -= 1
-            return elements
+            return []
         }
         while true {
-            elements.append(try parseValue())
+            let element = try parseValue()
+            elementStack.append(element)
             skipWhitespace()
             guard position < end else { throw .unexpectedEnd(offset: position) }
             switch bytes[position] {
@@ -125,7 +140,7 @@ struct JSONParser {
             case UInt8(ascii: "]"):
                 position += 1
                 depth -= 1
-                return elements
+                return Array(elementStack[base...])
             default:
                 throw .unexpectedByte(offset: position, byte: bytes[position])
             }
@@ -137,7 +152,15 @@ struct JSONParser {
     private mutating func parseString() throws(JSONError) -> String {
         position += 1  // opening quote
         let start = position
-        // Fast path: no escapes. Scan to the closing quote, validating UTF-8 on the way.
+        // Fast path: no escapes. Eight bytes at a time while they are plain ASCII (no quote, backslash, control
+        // character or non-ASCII byte), then byte by byte to the closing quote, validating UTF-8 on the way.
+        if let base = bytes.baseAddress {
+            while end - position >= 8 {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                if Self.mayNeedAttention(word) { break }
+                position += 8
+            }
+        }
         while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
@@ -177,6 +200,19 @@ struct JSONParser {
             }
         }
         throw .unexpectedEnd(offset: position)
+    }
+
+    /// Whether any of the eight bytes in `word` is a quote, a backslash, below 0x20 or above 0x7F (exact: each
+    /// test is the classic "has a zero byte" / "has a byte less than n" bit trick, which has no false negatives).
+    private static func mayNeedAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        let hasControl = (word &- ones &* 0x20) & ~word & highs
+        return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
     }
 
     private mutating func parseEscape() throws(JSONError) {

@@ -100,7 +100,14 @@ public struct CompactJWS: Sendable {
     /// Verifies the signature over `signingInput` with `key`. The header `alg` must fit the key type; ECDSA
     /// signatures must be R || S (DER is rejected with `derSignatureRejected`).
     public func verify(with key: JWSVerificationKey) throws(JOSEError) {
-        try key.verify(signature, over: Array(signingInput.utf8), algorithm: algorithm)
+        // Over the received bytes in place (no copy of the signing input).
+        let input = signingInput.utf8
+        if let result = input.withContiguousStorageIfAvailable({ buffer in
+            Result { () throws(JOSEError) in try key.verify(signature, over: UnsafeRawBufferPointer(buffer), algorithm: algorithm) }
+        }) {
+            return try result.get()
+        }
+        try key.verify(signature, over: Array(input), algorithm: algorithm)
     }
 
     /// The payload parsed as a JSON object (a JWT Claims Set, RFC 7519 §7.2 step 10).
