@@ -13,12 +13,12 @@ extension Certificate {
     var isSelfIssued: Bool { subject == issuer }
 
     /// Whether `issuerCertificate`'s public key verifies this certificate's signature. Within one chain
-    /// validation each (certificate, issuer key) pair is verified once, however many rules and policies ask.
+    /// validation each (certificate, issuer) pair is verified once, however many rules and policies ask.
     func isSigned(by issuerCertificate: Certificate) -> Bool {
         guard let memo = SignatureMemo.current else {
             return issuerCertificate.publicKey.isValidSignature(signature, for: self)
         }
-        return memo.result(for: self, issuerKey: issuerCertificate.publicKey) {
+        return memo.result(for: self, issuer: issuerCertificate) {
             issuerCertificate.publicKey.isValidSignature(signature, for: self)
         }
     }
@@ -35,7 +35,7 @@ enum ExtensionLookup<Value> {
     case present(Value, critical: Bool)
     case malformed(String)
 
-    init(_ certificate: Certificate, _ oid: ASN1ObjectIdentifier, decode: (Certificate.Extension) throws -> Value) {
+    init(_ certificate: borrowing Certificate, _ oid: ASN1ObjectIdentifier, decode: (Certificate.Extension) throws -> Value) {
         guard let ext = certificate.extensions[oid: oid] else {
             self = .absent
             return
@@ -78,32 +78,68 @@ enum KeyUsageNames {
     }
 }
 
-/// Signature results of one chain validation: the direct Annex B rules and the same rules run as
-/// `VerifierPolicy` inside swift-certificates' `Verifier` check the same links, and an ECDSA
-/// verification costs far more than a lookup. Scoped to one validation (a task-local), so nothing
+/// Signature results of one chain validation, so that no signature is verified twice: the link signatures
+/// swift-certificates' `Verifier` checked while building the chain, the anchors' self-signatures (checked once per
+/// `TrustAnchors`), and whatever a rule verified itself. Scoped to one validation (a task-local), so nothing
 /// outlives the instant and anchors it was computed for.
+///
+/// Entries are looked up linearly by the certificates' bytes: a path holds a handful of links, and certificates of
+/// one validation share their storage, so a comparison is usually a pointer check. Hashing a certificate or public
+/// key (the previous design) cost more than the lookups it saved.
 final class SignatureMemo: @unchecked Sendable {
     @TaskLocal static var current: SignatureMemo?
 
-    private struct Key: Hashable {
-        let certificate: Certificate
-        let issuerKey: Certificate.PublicKey
+    /// A link, identified by the signed bytes and signature of the certificate and the signed bytes (which hold
+    /// the key) of its issuer: a few references to copy, where a whole `Certificate` holds dozens.
+    private struct Entry {
+        let signedBytes: ArraySlice<UInt8>
+        let signature: Certificate.Signature
+        let issuerSignedBytes: ArraySlice<UInt8>
+        let isValid: Bool
+
+        init(_ certificate: borrowing Certificate, issuer: borrowing Certificate, isValid: Bool) {
+            signedBytes = certificate.tbsCertificateBytes
+            signature = certificate.signature
+            issuerSignedBytes = issuer.tbsCertificateBytes
+            self.isValid = isValid
+        }
+
+        func isLink(_ certificate: borrowing Certificate, issuer: borrowing Certificate) -> Bool {
+            signedBytes == certificate.tbsCertificateBytes && issuerSignedBytes == issuer.tbsCertificateBytes
+                && signature == certificate.signature
+        }
     }
 
+    /// Where the self-signatures of trust anchors are known (computed at most once per set of anchors).
+    private let anchors: TrustAnchors?
     private let lock = NSLock()
-    private var results: [Key: Bool] = [:]
+    private var entries: [Entry] = []
 
-    func result(for certificate: Certificate, issuerKey: Certificate.PublicKey, compute: () -> Bool) -> Bool {
-        let key = Key(certificate: certificate, issuerKey: issuerKey)
+    init(anchors: TrustAnchors? = nil) {
+        self.anchors = anchors
+    }
+
+    /// Records links whose signatures were verified elsewhere: each certificate of `chain` (leaf first) is signed
+    /// by the next one's key.
+    func recordVerifiedLinks(_ chain: [Certificate]) {
+        guard chain.count > 1 else { return }
         lock.lock()
-        if let known = results[key] {
+        defer { lock.unlock() }
+        for index in chain.indices.dropLast() where !entries.contains(where: { $0.isLink(chain[index], issuer: chain[index + 1]) }) {
+            entries.append(Entry(chain[index], issuer: chain[index + 1], isValid: true))
+        }
+    }
+
+    func result(for certificate: Certificate, issuer: Certificate, compute: () -> Bool) -> Bool {
+        lock.lock()
+        if let known = entries.first(where: { $0.isLink(certificate, issuer: issuer) }) {
             lock.unlock()
-            return known
+            return known.isValid
         }
         lock.unlock()
-        let value = compute()
+        let value = anchors?.knownSelfSignature(of: certificate, issuer: issuer) ?? compute()
         lock.lock()
-        results[key] = value
+        entries.append(Entry(certificate, issuer: issuer, isValid: value))
         lock.unlock()
         return value
     }

@@ -21,7 +21,10 @@ public struct CertificationPath: Sendable, Hashable, RandomAccessCollection {
 
     public var startIndex: Int { certificates.startIndex }
     public var endIndex: Int { certificates.endIndex }
-    public subscript(position: Int) -> Certificate { certificates[position] }
+    /// Borrowed, not copied: the rules read many fields of each certificate, and a copy retains every one.
+    public subscript(position: Int) -> Certificate {
+        _read { yield certificates[position] }
+    }
 
     /// The end-entity certificate.
     public var leaf: Certificate? { certificates.first }

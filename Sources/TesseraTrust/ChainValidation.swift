@@ -1,6 +1,6 @@
 import Foundation
 import SwiftASN1
-@_spi(FixedExpiryValidationTime) import X509
+import X509
 
 /// The result of validating an x5chain: every failure found, and the path that was checked.
 public struct ChainValidationOutcome: Sendable, Hashable {
@@ -40,8 +40,8 @@ public struct ChainValidationOutcome: Sendable, Hashable {
 /// ISO/IEC 18013-5:2021 Annex B (`DocumentSignerChainPolicy`) at `instant`.
 ///
 /// The chain runs through swift-certificates' `Verifier` (`RFC5280Policy` at `instant` plus the Annex B policy), and
-/// the Annex B rules are also evaluated over the whole path directly, so that the outcome lists every failure,
-/// not just the first. Every certificate sent must be part of the path: one failing certificate or link fails the
+/// the outcome lists every Annex B failure of the path as sent, not just the first. The rules run once per path
+/// (the Verifier's evaluation of the same path is reused) and no signature is verified twice (see `PathValidation`). Every certificate sent must be part of the path: one failing certificate or link fails the
 /// chain. The x5chain may end with the IACA root itself or stop below it.
 public func validateDocumentSignerChain(
     _ chainDER: [Data],
@@ -121,103 +121,13 @@ enum ChainValidation {
         at instant: Date,
         options: AnnexBOptions
     ) async -> ChainValidationOutcome {
-        await SignatureMemo.$current.withValue(SignatureMemo()) {
-            await validateOnce(chain, purpose: purpose, anchors: anchors, at: instant, options: options)
-        }
-    }
-
-    private static func validateOnce(
-        _ chain: [Certificate],
-        purpose: Purpose,
-        anchors: TrustAnchors,
-        at instant: Date,
-        options: AnnexBOptions
-    ) async -> ChainValidationOutcome {
-        guard let leaf = chain.first, let top = chain.last else {
-            return ChainValidationOutcome(failures: [.emptyChain])
-        }
-        var failures: [TrustError] = []
-
-        // The path is the x5chain as sent, ending at a trust anchor: either the x5chain's last certificate is an
-        // anchor (then the trusted copy is used), or an anchor issued it.
-        let path: CertificationPath
-        if let anchor = anchors.anchor(matching: top) {
-            path = CertificationPath(Array(chain.dropLast()) + [anchor], isAnchored: true)
-        } else if let anchor = anchors.issuer(of: top) {
-            path = CertificationPath(chain + [anchor], isAnchored: true)
-        } else {
-            path = CertificationPath(chain, isAnchored: false)
-            failures.append(.untrustedRoot(issuer: top.issuer.description))
-        }
-
-        // Every rule over every certificate, collecting all violations.
-        let verdict: VerifierVerdict
         switch purpose {
         case .documentSigner:
-            let policy = DocumentSignerChainPolicy(validationTime: instant, options: options)
-            failures += policy.violations(in: path)
-            verdict = await runVerifier(policy, leaf: leaf, chain: chain, anchors: anchors, at: instant)
+            let rules = DocumentSignerChainPolicy(validationTime: instant, options: options)
+            return await PathValidation.validate(chain, anchors: anchors, at: instant, rules: rules)
         case .readerAuthentication:
-            let policy = ReaderChainPolicy(validationTime: instant, options: options)
-            failures += policy.violations(in: path)
-            verdict = await runVerifier(policy, leaf: leaf, chain: chain, anchors: anchors, at: instant)
-        }
-
-        if !verdict.isValid && failures.isEmpty {
-            failures.append(.pathValidationFailed(reason: verdict.reason))
-        }
-
-        var seen = Set<TrustError>()
-        let unique = failures.filter { seen.insert($0).inserted }
-        return ChainValidationOutcome(
-            failures: unique,
-            leaf: leaf,
-            anchor: path.anchor,
-            path: path.certificates,
-            diagnostics: verdict.diagnostics
-        )
-    }
-
-    struct VerifierVerdict {
-        var isValid: Bool
-        var reason: String
-        var diagnostics: [String]
-    }
-
-    /// Collects `Verifier` diagnostics instead of logging them. They are rendered as text only when
-    /// the chain fails: describing every event of a good chain cost more than checking it.
-    private final class DiagnosticsCollector {
-        var entries: [VerificationDiagnostic] = []
-        var rendered: [String] { entries.map { String(describing: $0) } }
-    }
-
-    /// swift-certificates' chain builder with `RFC5280Policy` at the injected instant and the Annex B policy.
-    private static func runVerifier<Policy: AnnexBRule>(
-        _ policy: Policy,
-        leaf: Certificate,
-        chain: [Certificate],
-        anchors: TrustAnchors,
-        at instant: Date
-    ) async -> VerifierVerdict {
-        var verifier = Verifier(rootCertificates: CertificateStore(anchors.certificates)) {
-            RFC5280Policy(fixedExpiryValidationTime: instant)
-            policy
-        }
-        let collector = DiagnosticsCollector()
-        let result = await verifier.validate(
-            leaf: leaf,
-            intermediates: CertificateStore(chain.dropFirst()),
-            diagnosticCallback: { collector.entries.append($0) }
-        )
-        switch result {
-        case .validCertificate:
-            return VerifierVerdict(isValid: true, reason: "", diagnostics: [])
-        case .couldNotValidate(let policyFailures):
-            let reasons = policyFailures.map(\.policyFailureReason.description)
-            let reason =
-                reasons.isEmpty
-                ? "no chain to a trust anchor could be built" : reasons.joined(separator: " | ")
-            return VerifierVerdict(isValid: false, reason: reason, diagnostics: collector.rendered)
+            let rules = ReaderChainPolicy(validationTime: instant, options: options)
+            return await PathValidation.validate(chain, anchors: anchors, at: instant, rules: rules)
         }
     }
 }

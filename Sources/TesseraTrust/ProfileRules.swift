@@ -64,7 +64,8 @@ struct KeyUsageRule: AnnexBRule {
 
     func violations(in path: CertificationPath) -> [TrustError] {
         guard let index = position.index(in: path) else { return [] }
-        let expected = exact ? KeyUsageNames.of(required) : "to include \(KeyUsageNames.of(required))"
+        // Rendered only for a violation: a conforming certificate should cost no text.
+        var expected: String { exact ? KeyUsageNames.of(required) : "to include \(KeyUsageNames.of(required))" }
         switch ExtensionLookup(path[index], .X509ExtensionID.keyUsage, decode: KeyUsage.init) {
         case .absent:
             return [.keyUsageViolation(certificate: index, profile: profile, expected: expected, found: nil)]

@@ -7,9 +7,13 @@ import X509
 public struct TrustAnchors: Sendable, Hashable {
     /// The anchors, in the order given.
     public let certificates: [Certificate]
+    /// Each anchor's self-signature (B.1.2), verified once for this set of anchors (copies share it) rather than
+    /// once per chain validated against it.
+    private let selfSignatures: SelfSignatures
 
     public init(_ certificates: [Certificate]) {
         self.certificates = certificates
+        self.selfSignatures = SelfSignatures(count: certificates.count)
     }
 
     /// Anchors from DER-encoded certificates.
@@ -22,7 +26,7 @@ public struct TrustAnchors: Sendable, Hashable {
                 throw .malformedTrustAnchor(index: index, reason: String(describing: error))
             }
         }
-        self.certificates = parsed
+        self.init(parsed)
     }
 
     /// Anchors from a PEM bundle: every `CERTIFICATE` block, in order; other blocks (e.g. keys) are ignored.
@@ -44,8 +48,11 @@ public struct TrustAnchors: Sendable, Hashable {
                 throw .malformedTrustAnchor(index: index, reason: String(describing: error))
             }
         }
-        self.certificates = parsed
+        self.init(parsed)
     }
+
+    public static func == (lhs: TrustAnchors, rhs: TrustAnchors) -> Bool { lhs.certificates == rhs.certificates }
+    public func hash(into hasher: inout Hasher) { hasher.combine(certificates) }
 
     public var isEmpty: Bool { certificates.isEmpty }
 
@@ -66,5 +73,41 @@ public struct TrustAnchors: Sendable, Hashable {
             return matching
         }
         return named.first
+    }
+
+    /// Whether `certificate` verifies with its own key, when it is one of these anchors asked about itself
+    /// (`issuer` equal to it); nil otherwise. Verified on first use, then remembered.
+    func knownSelfSignature(of certificate: Certificate, issuer: Certificate) -> Bool? {
+        guard certificate == issuer, let index = certificates.firstIndex(of: certificate) else { return nil }
+        return selfSignatures.result(at: index) {
+            certificate.publicKey.isValidSignature(certificate.signature, for: certificate)
+        }
+    }
+}
+
+/// The anchors' self-signature results, filled in on first use. A class so that copies of a `TrustAnchors` share
+/// one set of results; computed lazily because x5c validation (JOSE) never needs them and builds its anchors per
+/// call.
+private final class SelfSignatures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Bool?]
+
+    init(count: Int) {
+        results = Array(repeating: nil, count: count)
+    }
+
+    func result(at index: Int, compute: () -> Bool) -> Bool {
+        lock.lock()
+        // crash-safe: index comes from firstIndex over the certificates this was sized for.
+        if let known = results[index] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let value = compute()
+        lock.lock()
+        results[index] = value
+        lock.unlock()
+        return value
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import SwiftASN1
-@_spi(FixedExpiryValidationTime) import X509
+import X509
 
 /// Generic RFC 5280 path validation for JOSE `x5c` chains (RFC 7515 §4.1.6): the certificate holding the signing
 /// key first, each next certificate certifying the one before; the chain may end with the trust anchor or stop
@@ -32,9 +32,7 @@ public func validateX5CChain(_ chainDER: [Data], anchors: TrustAnchors, at insta
 
 /// `validateX5CChain(_:anchors:at:)` for already parsed certificates (leaf first).
 public func validateX5CChain(_ chain: [Certificate], anchors: TrustAnchors, at instant: Date) async -> ChainValidationOutcome {
-    await SignatureMemo.$current.withValue(SignatureMemo()) {
-        await X5CChainValidation.validate(chain, anchors: anchors, at: instant)
-    }
+    await PathValidation.validate(chain, anchors: anchors, at: instant, rules: X5CChainPolicy(validationTime: instant))
 }
 
 /// The RFC 5280 rules an x5c chain is held to, as a swift-certificates `VerifierPolicy` and as a rule that lists
@@ -105,63 +103,5 @@ struct X5CLeafKeyUsageRule: AnnexBRule {
                 )
             ]
         }
-    }
-}
-
-enum X5CChainValidation {
-    static func validate(_ chain: [Certificate], anchors: TrustAnchors, at instant: Date) async -> ChainValidationOutcome {
-        guard let leaf = chain.first, let top = chain.last else {
-            return ChainValidationOutcome(failures: [.emptyChain])
-        }
-        var failures: [TrustError] = []
-        let path: CertificationPath
-        if let anchor = anchors.anchor(matching: top) {
-            path = CertificationPath(Array(chain.dropLast()) + [anchor], isAnchored: true)
-        } else if let anchor = anchors.issuer(of: top) {
-            path = CertificationPath(chain + [anchor], isAnchored: true)
-        } else {
-            path = CertificationPath(chain, isAnchored: false)
-            failures.append(.untrustedRoot(issuer: top.issuer.description))
-        }
-
-        let policy = X5CChainPolicy(validationTime: instant)
-        failures += policy.violations(in: path)
-
-        var verifier = Verifier(rootCertificates: CertificateStore(anchors.certificates)) {
-            RFC5280Policy(fixedExpiryValidationTime: instant)
-            policy
-        }
-        var diagnostics: [VerificationDiagnostic] = []
-        let collector = DiagnosticsBox()
-        let result = await verifier.validate(
-            leaf: leaf,
-            intermediates: CertificateStore(chain.dropFirst()),
-            diagnosticCallback: { collector.entries.append($0) }
-        )
-        if case .couldNotValidate(let policyFailures) = result {
-            diagnostics = collector.entries
-            if failures.isEmpty {
-                let reasons = policyFailures.map(\.policyFailureReason.description)
-                failures.append(
-                    .pathValidationFailed(
-                        reason: reasons.isEmpty ? "no chain to a trust anchor could be built" : reasons.joined(separator: " | ")
-                    )
-                )
-            }
-        }
-        var seen = Set<TrustError>()
-        let unique = failures.filter { seen.insert($0).inserted }
-        return ChainValidationOutcome(
-            failures: unique,
-            leaf: leaf,
-            anchor: path.anchor,
-            path: path.certificates,
-            diagnostics: diagnostics.map { String(describing: $0) }
-        )
-    }
-
-    /// Collects `Verifier` diagnostics (rendered only when the chain fails).
-    private final class DiagnosticsBox {
-        var entries: [VerificationDiagnostic] = []
     }
 }
