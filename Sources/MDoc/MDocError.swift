@@ -156,29 +156,7 @@ extension MDocError: CustomStringConvertible {
     }
 }
 
-/// Decodes `T` from bytes, mapping failures to `MDocError` with the structure's spec name.
-func decodeStructure<T: Decodable>(_ type: T.Type, _ name: String, from bytes: Data) throws(MDocError) -> T {
-    try mappingDecodeErrors(name) { try CBORDecoder().decode(type, from: bytes) }
-}
-
-/// Decodes `T` from an already decoded item, with the same error mapping.
-func decodeStructure<T: Decodable>(_ type: T.Type, _ name: String, from item: CBOR) throws(MDocError) -> T {
-    try mappingDecodeErrors(name) { try CBORDecoder().decode(type, from: item) }
-}
-
-/// Runs a Codable decode and turns what it throws into `MDocError`: CBOR errors as `malformed`,
-/// COSE errors met inside the structure as `cose`, anything else as `invalidStructure`.
-func mappingDecodeErrors<T>(_ name: String, _ body: () throws -> T) throws(MDocError) -> T {
-    do {
-        return try body()
-    } catch let error as CBORError {
-        throw .malformed(structure: name, error)
-    } catch let error as COSECodingError {
-        throw .cose(structure: "\(name) \(error.path)", error.error)
-    } catch {
-        throw .invalidStructure(structure: name, reason: "\(error)")
-    }
-}
+// Structures are decoded without Codable: `readStructure` in Decoding/ReadFailure.swift.
 
 /// Encodes `value` deterministically (§8.3.2.1: CBOR as RFC 8949 §4.2.1 recommends).
 func encodeStructure<T: Encodable>(_ value: T, _ name: String) throws(MDocError) -> Data {

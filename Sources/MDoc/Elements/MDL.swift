@@ -137,7 +137,32 @@ public struct DrivingPrivilege: Codable, Sendable, Equatable {
 
     /// Reads the `driving_privileges` element value.
     public static func list(_ value: CBOR) throws(MDocError) -> [DrivingPrivilege] {
-        try decodeStructure([DrivingPrivilege].self, "DrivingPrivileges", from: value)
+        try readStructure("DrivingPrivileges", from: value) { (item) throws(ReadFailure) in
+            try Read.array(item, DrivingPrivilege.init(reading:))
+        }
+    }
+
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        vehicleCategoryCode = try fields.field("vehicle_category_code", Read.text)
+        issueDate = try fields.optionalField("issue_date", Self.fullDate)
+        expiryDate = try fields.optionalField("expiry_date", Self.fullDate)
+        codes = try fields.optionalField("codes") { (i) throws(ReadFailure) in
+            try Read.array(i) { (code) throws(ReadFailure) in
+                let c = try MapReader(code)
+                return Code(
+                    code: try c.field("code", Read.text), sign: try c.optionalField("sign", Read.text),
+                    value: try c.optionalField("value", Read.text))
+            }
+        }
+    }
+
+    static func fullDate(_ item: CBOR) throws(ReadFailure) -> FullDate {
+        do {
+            return try FullDate(item)
+        } catch {
+            throw ReadFailure(.cbor(error))
+        }
     }
 }
 

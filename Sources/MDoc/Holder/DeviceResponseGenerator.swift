@@ -83,12 +83,7 @@ public enum DeviceResponseGenerator {
             }
             if !disclosed.isEmpty { nameSpaces[ns] = disclosed }
         }
-        let deviceNameSpaces: EncodedCBOR<[String: [String: CBOR]]>
-        do {
-            deviceNameSpaces = try EncodedCBOR(encoding: [:])
-        } catch {
-            throw .invalidStructure(structure: "DeviceNameSpaces", reason: "\(error)")
-        }
+        let deviceNameSpaces = try emptyDeviceNameSpaces()
         let payload = DeviceAuthentication.bytes(
             sessionTranscript: sessionTranscript, docType: items.docType, deviceNameSpacesBytes: deviceNameSpaces.bytes)
         let deviceAuth = try await authenticate(payload, key: credential.deviceKey, transcript: sessionTranscript, mode: mode)
@@ -96,6 +91,13 @@ public enum DeviceResponseGenerator {
             docType: items.docType,
             issuerSigned: IssuerSigned(nameSpaces: nameSpaces.isEmpty ? nil : nameSpaces, issuerAuth: credential.issuerSigned.issuerAuth),
             deviceSigned: DeviceSigned(nameSpaces: deviceNameSpaces, deviceAuth: deviceAuth))
+    }
+
+    /// `DeviceNameSpaces` with no device-signed element: the bytes of `{}` and the empty map they hold.
+    static func emptyDeviceNameSpaces() throws(MDocError) -> EncodedCBOR<[String: [String: CBOR]]> {
+        try EncodedCBOR.decode(
+            CBOR.map(CBORMap()).encoded(), malformed: { MDocError.malformed(structure: "DeviceNameSpaces", $0) },
+            reading: { (_) throws(MDocError) in [:] })
     }
 
     /// DeviceSignature or DeviceMac over the detached DeviceAuthenticationBytes (§9.1.3.4–9.1.3.6).

@@ -14,14 +14,30 @@ public struct DeviceRequest: Codable, Sendable, Equatable {
     }
 
     public init(bytes: Data) throws(MDocError) {
-        self = try decodeStructure(Self.self, "DeviceRequest", from: bytes)
+        self = try readStructure("DeviceRequest", from: bytes, Self.init(reading:))
         guard version.hasPrefix("1.") else { throw .unsupportedVersion(structure: "DeviceRequest", version: version) }
         guard !docRequests.isEmpty else {
             throw .invalidStructure(structure: "DeviceRequest", reason: "docRequests is empty")
         }
     }
 
-    public func encoded() throws(MDocError) -> Data { try encodeStructure(self, "DeviceRequest") }
+    /// Reads the structure from its decoded item without Codable (the holder's hot path).
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        version = try fields.field("version", Read.text)
+        docRequests = try fields.field("docRequests") { (i) throws(ReadFailure) in try Read.array(i, DocRequest.init(reading:)) }
+    }
+
+    /// The deterministic encoding, each ItemsRequestBytes as held.
+    public func encoded() throws(MDocError) -> Data { cbor.encoded(options: .deterministic) }
+
+    /// The structure as a CBOR item, built directly; the same item the Codable encoding produces.
+    public var cbor: CBOR {
+        var map = CBORMap()
+        map.append(key: "version", value: .text(version))
+        map.append(key: "docRequests", value: .array(docRequests.map(\.cbor)))
+        return .map(map)
+    }
 }
 
 /// `DocRequest = {"itemsRequest": ItemsRequestBytes, ? "readerAuth": ReaderAuth}` (§8.3.2.1.2.1).
@@ -34,6 +50,20 @@ public struct DocRequest: Codable, Sendable, Equatable {
     public init(itemsRequest: EncodedCBOR<ItemsRequest>, readerAuth: COSESign1? = nil) {
         self.itemsRequest = itemsRequest
         self.readerAuth = readerAuth
+    }
+
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        itemsRequest = try fields.field("itemsRequest") { (i) throws(ReadFailure) in try Read.embedded(i, ItemsRequest.init(reading:)) }
+        readerAuth = try fields.optionalField("readerAuth", Read.sign1)
+    }
+
+    /// ReaderAuth is embedded untagged (§9.1.4), as the Codable encoding writes it.
+    public var cbor: CBOR {
+        var map = CBORMap()
+        map.append(key: "itemsRequest", value: itemsRequest.cbor)
+        if let readerAuth { map.append(key: "readerAuth", value: readerAuth.cbor(tagged: false)) }
+        return .map(map)
     }
 }
 
@@ -49,6 +79,15 @@ public struct ItemsRequest: Codable, Sendable, Equatable {
         self.docType = docType
         self.nameSpaces = nameSpaces
         self.requestInfo = requestInfo
+    }
+
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        docType = try fields.field("docType", Read.text)
+        nameSpaces = try fields.field("nameSpaces") { (i) throws(ReadFailure) in
+            try Read.textKeyed(i) { (elements) throws(ReadFailure) in try Read.textKeyed(elements, Read.bool) }
+        }
+        requestInfo = try fields.optionalField("requestInfo") { (i) throws(ReadFailure) in try Read.textKeyed(i, Read.any) }
     }
 
     /// The requested elements as (namespace, element) pairs in a stable order.

@@ -26,11 +26,36 @@ public struct DeviceResponse: Codable, Sendable, Equatable {
     }
 
     public init(bytes: Data) throws(MDocError) {
-        self = try decodeStructure(Self.self, "DeviceResponse", from: bytes)
+        self = try readStructure("DeviceResponse", from: bytes, Self.init(reading:))
         guard version.hasPrefix("1.") else { throw .unsupportedVersion(structure: "DeviceResponse", version: version) }
     }
 
-    public func encoded() throws(MDocError) -> Data { try encodeStructure(self, "DeviceResponse") }
+    /// Reads the structure from its decoded item without Codable (the reader's hot path).
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        version = try fields.field("version", Read.text)
+        documents = try fields.optionalField("documents") { (i) throws(ReadFailure) in try Read.array(i, Document.init(reading:)) }
+        documentErrors = try fields.optionalField("documentErrors") { (i) throws(ReadFailure) in
+            try Read.array(i) { (e) throws(ReadFailure) in try Read.textKeyed(e, Read.int) }
+        }
+        status = try fields.field("status", Read.uint64)
+    }
+
+    /// The deterministic encoding (§8.3.2.1: RFC 8949 §4.2.1), each embedded item's bytes as held.
+    public func encoded() throws(MDocError) -> Data { cbor.encoded(options: .deterministic) }
+
+    /// The structure as a CBOR item, built directly (the holder's hot path); the same item the Codable
+    /// encoding produces.
+    public var cbor: CBOR {
+        var map = CBORMap()
+        map.append(key: "version", value: .text(version))
+        if let documents { map.append(key: "documents", value: .array(documents.map(\.cbor))) }
+        if let documentErrors {
+            map.append(key: "documentErrors", value: .array(documentErrors.map(CBOR.textKeyedIntegers)))
+        }
+        map.append(key: "status", value: .unsigned(status))
+        return .map(map)
+    }
 }
 
 /// `Document = {"docType": tstr, "issuerSigned": IssuerSigned, "deviceSigned": DeviceSigned,
@@ -47,5 +72,35 @@ public struct Document: Codable, Sendable, Equatable {
         self.issuerSigned = issuerSigned
         self.deviceSigned = deviceSigned
         self.errors = errors
+    }
+
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        docType = try fields.field("docType", Read.text)
+        issuerSigned = try fields.field("issuerSigned", IssuerSigned.init(reading:))
+        deviceSigned = try fields.field("deviceSigned", DeviceSigned.init(reading:))
+        errors = try fields.optionalField("errors") { (i) throws(ReadFailure) in
+            try Read.textKeyed(i) { (e) throws(ReadFailure) in try Read.textKeyed(e, Read.int) }
+        }
+    }
+
+    /// The structure as a CBOR item (as the Codable encoding writes it).
+    public var cbor: CBOR {
+        var map = CBORMap()
+        map.append(key: "docType", value: .text(docType))
+        map.append(key: "issuerSigned", value: issuerSigned.cbor)
+        map.append(key: "deviceSigned", value: deviceSigned.cbor)
+        if let errors {
+            let perNamespace = errors.map { CBORMap.Entry(key: .text($0.key), value: CBOR.textKeyedIntegers($0.value)) }
+            map.append(key: "errors", value: .map(CBORMap(perNamespace)))
+        }
+        return .map(map)
+    }
+}
+
+extension CBOR {
+    /// `{* tstr => int}` (ErrorCode maps of §8.3.2.1.2.2).
+    static func textKeyedIntegers(_ values: [String: Int]) -> CBOR {
+        .map(CBORMap(values.map { CBORMap.Entry(key: .text($0.key), value: .int($0.value)) }))
     }
 }

@@ -13,6 +13,24 @@ public struct DeviceSigned: Codable, Sendable, Equatable {
         self.nameSpaces = nameSpaces
         self.deviceAuth = deviceAuth
     }
+
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        nameSpaces = try fields.field("nameSpaces") { (i) throws(ReadFailure) in
+            try Read.embedded(i) { (ns) throws(ReadFailure) in
+                try Read.textKeyed(ns) { (elements) throws(ReadFailure) in try Read.textKeyed(elements, Read.any) }
+            }
+        }
+        deviceAuth = try fields.field("deviceAuth", DeviceAuth.init(reading:))
+    }
+
+    /// The structure as a CBOR item (as the Codable encoding writes it), DeviceNameSpacesBytes as held.
+    public var cbor: CBOR {
+        var map = CBORMap()
+        map.append(key: "nameSpaces", value: nameSpaces.cbor)
+        map.append(key: "deviceAuth", value: deviceAuth.cbor)
+        return .map(map)
+    }
 }
 
 /// `DeviceAuth = {"deviceSignature": DeviceSignature} / {"deviceMac": DeviceMac}` (§9.1.3).
@@ -44,6 +62,25 @@ public enum DeviceAuth: Codable, Sendable, Equatable {
         switch self {
         case .deviceSignature(let s): try c.encode(s, forKey: .deviceSignature)
         case .deviceMac(let m): try c.encode(m, forKey: .deviceMac)
+        }
+    }
+
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        let signature = try fields.optionalField("deviceSignature", Read.sign1)
+        let mac = try fields.optionalField("deviceMac", Read.mac0)
+        switch (signature, mac) {
+        case (let s?, nil): self = .deviceSignature(s)
+        case (nil, let m?): self = .deviceMac(m)
+        default: throw .invalid("DeviceAuth needs exactly one of deviceSignature and deviceMac")
+        }
+    }
+
+    /// Embedded COSE messages are untagged (§9.1.3), as the Codable encoding writes them.
+    public var cbor: CBOR {
+        switch self {
+        case .deviceSignature(let s): return .map(CBORMap([CBORMap.Entry(key: "deviceSignature", value: s.cbor(tagged: false))]))
+        case .deviceMac(let m): return .map(CBORMap([CBORMap.Entry(key: "deviceMac", value: m.cbor(tagged: false))]))
         }
     }
 }

@@ -17,10 +17,33 @@ public struct IssuerSigned: Codable, Sendable, Equatable {
     }
 
     public init(bytes: Data) throws(MDocError) {
-        self = try decodeStructure(Self.self, "IssuerSigned", from: bytes)
+        self = try readStructure("IssuerSigned", from: bytes, Self.init(reading:))
     }
 
-    public func encoded() throws(MDocError) -> Data { try encodeStructure(self, "IssuerSigned") }
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        nameSpaces = try fields.optionalField("nameSpaces") { (i) throws(ReadFailure) in
+            try Read.textKeyed(i) { (items) throws(ReadFailure) in
+                try Read.array(items) { (item) throws(ReadFailure) in try Read.embedded(item, IssuerSignedItem.init(reading:)) }
+            }
+        }
+        issuerAuth = try fields.field("issuerAuth", Read.sign1)
+    }
+
+    /// The deterministic encoding, each IssuerSignedItemBytes and the issuerAuth as held.
+    public func encoded() throws(MDocError) -> Data { cbor.encoded(options: .deterministic) }
+
+    /// The structure as a CBOR item, built directly; the same item the Codable encoding produces.
+    public var cbor: CBOR {
+        var map = CBORMap()
+        if let nameSpaces {
+            map.append(
+                key: "nameSpaces",
+                value: .map(CBORMap(nameSpaces.map { CBORMap.Entry(key: .text($0.key), value: .array($0.value.map(\.cbor))) })))
+        }
+        map.append(key: "issuerAuth", value: issuerAuth.cbor(tagged: false))
+        return .map(map)
+    }
 
     /// The MSO carried by issuerAuth (payload = `#6.24(bstr .cbor MobileSecurityObject)`), bytes kept.
     public func mobileSecurityObject() throws(MDocError) -> EncodedCBOR<MobileSecurityObject> {
@@ -33,7 +56,9 @@ public struct IssuerSigned: Codable, Sendable, Equatable {
         } catch {
             throw .malformed(structure: "MobileSecurityObjectBytes", error)
         }
-        return try mappingDecodeErrors("MobileSecurityObject") { try EncodedCBOR<MobileSecurityObject>(tagged: item) }
+        return try readStructure("MobileSecurityObject", from: item) { (i) throws(ReadFailure) in
+            try Read.embedded(i, MobileSecurityObject.init(reading:))
+        }
     }
 }
 
@@ -50,5 +75,13 @@ public struct IssuerSignedItem: Codable, Sendable, Equatable {
         self.random = random
         self.elementIdentifier = elementIdentifier
         self.elementValue = elementValue
+    }
+
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        digestID = try fields.field("digestID", Read.uint64)
+        random = try fields.field("random", Read.bytes)
+        elementIdentifier = try fields.field("elementIdentifier", Read.text)
+        elementValue = try fields.field("elementValue", Read.any)
     }
 }

@@ -26,6 +26,19 @@ public struct MobileSecurityObject: Codable, Sendable, Equatable {
         self.docType = docType
         self.validityInfo = validityInfo
     }
+
+    /// Reads the MSO from its decoded item without Codable (the reader's hot path).
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        version = try fields.field("version", Read.text)
+        digestAlgorithm = try fields.field("digestAlgorithm", Read.text)
+        valueDigests = try fields.field("valueDigests") { (i) throws(ReadFailure) in
+            try Read.textKeyed(i) { (digests) throws(ReadFailure) in try Read.intKeyed(digests, Read.bytes) }
+        }
+        deviceKeyInfo = try fields.field("deviceKeyInfo", DeviceKeyInfo.init(reading:))
+        docType = try fields.field("docType", Read.text)
+        validityInfo = try fields.field("validityInfo", ValidityInfo.init(reading:))
+    }
 }
 
 /// The digest algorithms §9.1.2.5 allows.
@@ -41,6 +54,27 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
         case .sha512: return Data(SHA512.hash(data: data))
         }
     }
+
+    /// The digest of `24(h'…')` carrying `embedded` (e.g. IssuerSignedItemBytes, §9.1.2.5), without building
+    /// that encoding: the tag and byte string heads, then the embedded bytes.
+    func digest(tag24Embedding embedded: Data) -> Data {
+        func run<H: HashFunction>(_ hasher: inout H) -> Data {
+            CBOR.tag24Prefix(byteCount: embedded.count).withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            hasher.update(data: embedded)
+            return Data(hasher.finalize())
+        }
+        switch self {
+        case .sha256:
+            var h = SHA256()
+            return run(&h)
+        case .sha384:
+            var h = SHA384()
+            return run(&h)
+        case .sha512:
+            var h = SHA512()
+            return run(&h)
+        }
+    }
 }
 
 /// `DeviceKeyInfo = {"deviceKey": DeviceKey, ? "keyAuthorizations": KeyAuthorizations, ? "keyInfo": KeyInfo}`.
@@ -54,6 +88,13 @@ public struct DeviceKeyInfo: Codable, Sendable, Equatable {
         self.keyAuthorizations = keyAuthorizations
         self.keyInfo = keyInfo
     }
+
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        deviceKey = try fields.field("deviceKey", Read.coseKey)
+        keyAuthorizations = try fields.optionalField("keyAuthorizations", KeyAuthorizations.init(reading:))
+        keyInfo = try fields.optionalField("keyInfo") { (i) throws(ReadFailure) in try Read.intKeyed(i, Read.any) }
+    }
 }
 
 /// `KeyAuthorizations = {? "nameSpaces": [+ NameSpace], ? "dataElements": {+ NameSpace => [+ DataElementIdentifier]}}`:
@@ -65,6 +106,14 @@ public struct KeyAuthorizations: Codable, Sendable, Equatable {
     public init(nameSpaces: [String]? = nil, dataElements: [String: [String]]? = nil) {
         self.nameSpaces = nameSpaces
         self.dataElements = dataElements
+    }
+
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        nameSpaces = try fields.optionalField("nameSpaces") { (i) throws(ReadFailure) in try Read.array(i, Read.text) }
+        dataElements = try fields.optionalField("dataElements") { (i) throws(ReadFailure) in
+            try Read.textKeyed(i) { (elements) throws(ReadFailure) in try Read.array(elements, Read.text) }
+        }
     }
 
     public func allows(namespace: String, element: String) -> Bool {
@@ -85,5 +134,13 @@ public struct ValidityInfo: Codable, Sendable, Equatable {
         self.validFrom = validFrom
         self.validUntil = validUntil
         self.expectedUpdate = expectedUpdate
+    }
+
+    init(reading item: CBOR) throws(ReadFailure) {
+        let fields = try MapReader(item)
+        signed = try fields.field("signed", Read.tdate)
+        validFrom = try fields.field("validFrom", Read.tdate)
+        validUntil = try fields.field("validUntil", Read.tdate)
+        expectedUpdate = try fields.optionalField("expectedUpdate", Read.tdate)
     }
 }

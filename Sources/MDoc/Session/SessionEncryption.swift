@@ -32,7 +32,7 @@ public final class SessionEncryption {
         role: MDocRole, privateKey: EphemeralPrivateKey, peerPublicKey: COSEKey, sessionTranscript: SessionTranscript
     ) throws(MDocError) {
         let shared = try privateKey.sharedSecret(with: peerPublicKey)
-        let salt = Data(SHA256.hash(data: sessionTranscript.taggedBytes))
+        let salt = sessionTranscript.sessionKeySalt
         func derive(_ info: String) -> SymmetricKey {
             shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data(info.utf8), outputByteCount: 32)
         }
@@ -98,7 +98,7 @@ public final class SessionEncryption {
 /// key and the device key from the MSO.
 public enum EMacKey {
     public static func derive(sharedSecret: SharedSecret, sessionTranscript: SessionTranscript) -> SymmetricKey {
-        let salt = Data(SHA256.hash(data: sessionTranscript.taggedBytes))
+        let salt = sessionTranscript.sessionKeySalt
         return sharedSecret.hkdfDerivedSymmetricKey(
             using: SHA256.self, salt: salt, sharedInfo: Data("EMacKey".utf8), outputByteCount: 32)
     }

@@ -14,10 +14,19 @@ public struct SessionEstablishment: Codable, Sendable, Equatable {
     }
 
     public init(bytes: Data) throws(MDocError) {
-        self = try decodeStructure(Self.self, "SessionEstablishment", from: bytes)
+        self = try readStructure("SessionEstablishment", from: bytes) { (item) throws(ReadFailure) in
+            let fields = try MapReader(item)
+            return SessionEstablishment(
+                eReaderKey: try fields.field("eReaderKey") { (i) throws(ReadFailure) in try Read.embedded(i, Read.any) },
+                data: try fields.field("data", Read.bytes))
+        }
     }
 
-    public func encoded() throws(MDocError) -> Data { try encodeStructure(self, "SessionEstablishment") }
+    /// The deterministic encoding (the EReaderKeyBytes as held).
+    public func encoded() throws(MDocError) -> Data {
+        CBOR.map(CBORMap([CBORMap.Entry(key: "eReaderKey", value: eReaderKey.cbor), CBORMap.Entry(key: "data", value: .bytes(data))]))
+            .encoded(options: .deterministic)
+    }
 }
 
 /// `SessionData = {? "data": bstr, ? "status": uint}` (§9.1.1.4).
@@ -38,11 +47,23 @@ public struct SessionData: Codable, Sendable, Equatable {
     }
 
     public init(bytes: Data) throws(MDocError) {
-        self = try decodeStructure(Self.self, "SessionData", from: bytes)
+        self = try readStructure("SessionData", from: bytes) { (item) throws(ReadFailure) in
+            let fields = try MapReader(item)
+            var message = SessionData()
+            message.data = try fields.optionalField("data", Read.bytes)
+            message.status = try fields.optionalField("status", Read.uint64)
+            return message
+        }
         guard data != nil || status != nil else {
             throw .invalidStructure(structure: "SessionData", reason: "has neither data nor status")
         }
     }
 
-    public func encoded() throws(MDocError) -> Data { try encodeStructure(self, "SessionData") }
+    /// The deterministic encoding.
+    public func encoded() throws(MDocError) -> Data {
+        var map = CBORMap()
+        if let data { map.append(key: "data", value: .bytes(data)) }
+        if let status { map.append(key: "status", value: .unsigned(status)) }
+        return CBOR.map(map).encoded(options: .deterministic)
+    }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import TesseraCBOR
 
@@ -60,4 +61,13 @@ public struct SessionTranscript: Sendable, Equatable {
 
     /// `SessionTranscriptBytes = #6.24(bstr .cbor SessionTranscript)`: what the HKDF salt hashes (§9.1.5.1).
     public var taggedBytes: Data { CBOR.encodeTag24(bytes) }
+
+    /// SHA-256(SessionTranscriptBytes), the HKDF salt of the session keys and EMacKey (§9.1.1.5, §9.1.3.5),
+    /// hashed from the tag heads and the transcript bytes without building SessionTranscriptBytes.
+    var sessionKeySalt: Data {
+        var hasher = SHA256()
+        CBOR.tag24Prefix(byteCount: bytes.count).withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        hasher.update(data: bytes)
+        return Data(hasher.finalize())
+    }
 }

@@ -126,7 +126,8 @@ public struct MDocVerifier: Sendable {
                         result.errors.append(.digestMissing(namespace: namespace, element: element, digestID: item.value.digestID))
                         continue
                     }
-                    let actual = algorithm.digest(CBOR.encodeTag24(item.bytes))
+                    // Over `24(h'…')` as the item arrived, hashed in two parts rather than copied into one.
+                    let actual = algorithm.digest(tag24Embedding: item.bytes)
                     guard Self.constantTimeEqual(actual, expected) else {
                         result.errors.append(.digestMismatch(namespace: namespace, element: element))
                         continue
@@ -232,8 +233,13 @@ public struct MDocVerifier: Sendable {
     /// Digest comparison that does not stop at the first differing byte.
     static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
         guard a.count == b.count else { return false }
-        var diff: UInt8 = 0
-        for (x, y) in zip(a, b) { diff |= x ^ y }
-        return diff == 0
+        // Over the contiguous bytes: iterating `Data` element by element cost more than the hash it checks.
+        return a.withUnsafeBytes { (x: UnsafeRawBufferPointer) -> Bool in
+            b.withUnsafeBytes { (y: UnsafeRawBufferPointer) -> Bool in
+                var diff: UInt8 = 0
+                for i in 0..<x.count { diff |= x[i] ^ y[i] }
+                return diff == 0
+            }
+        }
     }
 }
