@@ -1,11 +1,8 @@
 import Crypto
 import Foundation
-import MDoc
 import OpenID4VP
-import SDJWT
 import TesseraCore
 import TesseraJOSE
-import TesseraTrust
 
 extension TransactionService {
     /// What `POST /response/{id}` answers.
@@ -17,37 +14,45 @@ extension TransactionService {
     }
 
     /// `POST /response/{id}` (§8.2 `direct_post`, §8.3 `direct_post.jwt`), checked as §8.6 says. The response
-    /// must carry the transaction's `state` before anything is consumed (so a stranger who learns the response
-    /// URI cannot spoil a transaction); then the state is taken atomically and the verdict recorded.
+    /// must carry the transaction's `state` (compared in constant time) before anything is consumed, so a stranger
+    /// who learns the response URI cannot spoil a transaction. The verdict then consumes the state and records the
+    /// result in one conditional statement (`TransactionStore.complete` / `fail`); of two concurrent responses
+    /// that both verify, only the first verdict is written and the other is answered `transactionClosed`.
     func receive(id: String, body: Data) async throws(APIError) -> ResponseOutcome {
         guard let transaction = try await store.find(id) else { throw .notFound("no transaction \(id)") }
         let now = configuration.clock.now()
         guard transaction.status == TransactionStatus.pending.rawValue, transaction.expiresAt > now.timeIntervalSince1970 else {
-            throw .transactionClosed("the transaction already has its response or has expired")
+            throw Self.closed
         }
         let received = try parse(body, for: transaction)
         guard let state = received.state, ConstantTime.equal(Data(state.utf8), Data(transaction.state.utf8)) else {
             throw .invalidRequest("state is missing or does not match the request")
         }
-        guard try await store.consumeState(id, now: now) else {
-            throw .transactionClosed("the transaction already has its response or has expired")
-        }
         switch received.response {
         case .error(let error):
-            try await store.fail(id, error: error.error.rawValue, description: error.errorDescription)
+            guard try await store.fail(id, now: now, error: error.error.rawValue, description: error.errorDescription) else {
+                throw Self.closed
+            }
             return .walletError
         case .vpToken(let token, _):
+            let claims: JSONObject
             do {
-                let claims = try await verify(token, transaction: transaction, thumbprint: received.encryptionKeyThumbprint, now: now)
-                let code = Base64URL.encode(configuration.random.bytes(32))
-                try await store.complete(id, result: String(decoding: claims.serialized(), as: UTF8.self), responseCode: code)
-                return .verified(redirectURI: baseURL + "/?transaction_id=" + id + "&response_code=" + code)
+                claims = try await verify(token, transaction: transaction, thumbprint: received.encryptionKeyThumbprint, now: now)
             } catch {
-                try await store.fail(id, error: "invalid_request", description: error.errorDescription)
+                guard try await store.fail(id, now: now, error: "invalid_request", description: error.errorDescription) else {
+                    throw Self.closed
+                }
                 throw error
             }
+            let code = Base64URL.encode(configuration.random.bytes(32))
+            guard try await store.complete(id, now: now, result: String(decoding: claims.serialized(), as: UTF8.self), responseCode: code) else {
+                throw Self.closed
+            }
+            return .verified(redirectURI: baseURL + "/?transaction_id=" + id + "&response_code=" + code)
         }
     }
+
+    private static let closed = APIError.transactionClosed("the transaction already has its response or has expired")
 
     private func parse(_ body: Data, for transaction: VerifierTransaction) throws(APIError) -> ReceivedAuthorizationResponse {
         var key: JWEKeyAgreementKey?
@@ -89,13 +94,11 @@ extension TransactionService {
         } catch {
             throw .server("the stored DCQL query no longer parses")
         }
-        let trust = configuration.trust
         let context = VerifierContext(
             clientId: configuration.identity.clientId, nonce: transaction.nonce,
             responseURI: baseURL + "/response/" + (transaction.id ?? ""), encryptionKeyThumbprint: thumbprint,
-            mdocVerifier: MDocVerifier(trustAnchors: TrustAnchors(trust.iacaRoots)),
-            sdJWTIssuerKeySource: .x5c(anchors: trust.sdJWTAnchors),
-            sdJWTStatusCheck: trust.statusListFetcher.map { StatusListCheck(fetcher: $0) }, instant: now)
+            mdocVerifier: verifiers.mdoc, sdJWTIssuerKeySource: verifiers.sdJWTIssuerKeySource,
+            sdJWTStatusCheck: verifiers.sdJWTStatusCheck, instant: now)
         let verification: VPTokenVerification
         do {
             verification = try await VPTokenValidation.verify(token, against: query, context: context)

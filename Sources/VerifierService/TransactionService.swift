@@ -9,6 +9,8 @@ import TesseraJOSE
 /// taking responses, handing out results.
 struct TransactionService: Sendable {
     let configuration: VerifierServiceConfiguration
+    /// Built once from `configuration.trust` when the service starts.
+    let verifiers: ResponseVerifiers
     let store: TransactionStore
     let baseURL: String
 

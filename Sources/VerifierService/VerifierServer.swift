@@ -28,6 +28,7 @@ public final class VerifierServer: Sendable {
         let webRoot = try webRootPath(configuration.webRoot)
         // The base URL is known only once the socket is bound when no public one is configured.
         let baseURL = Mutex<String>(configuration.publicBaseURL ?? "")
+        let verifiers = ResponseVerifiers(configuration.trust)
         let started: ServiceApplication.Started
         do {
             started = try await ServiceApplication.start(
@@ -35,10 +36,9 @@ public final class VerifierServer: Sendable {
                 host: host, port: port
             ) { app in
                 app.middleware.use(FileMiddleware(publicDirectory: webRoot, defaultFile: "index.html"))
-                let database = app.db
-                Routes(service: {
+                Routes(service: { request in
                     TransactionService(
-                        configuration: configuration, store: TransactionStore(database: database),
+                        configuration: configuration, verifiers: verifiers, store: TransactionStore(database: request.db),
                         baseURL: baseURL.withLock { $0 })
                 }).register(on: app)
                 MethodNotAllowed.register(on: app)

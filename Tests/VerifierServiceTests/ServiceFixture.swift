@@ -60,6 +60,7 @@ struct ServiceFixture {
     let verifierRoot: Certificate
     let holderKey: P256.Signing.PrivateKey
     let database: VerifierServiceConfiguration.Database
+    let configuration: VerifierServiceConfiguration
     let server: VerifierServer
     let http: AsyncHTTPClientTransport
 
@@ -85,7 +86,7 @@ struct ServiceFixture {
             list, subject: Self.statusURI, issuedAt: Self.start, key: .es256(issuerKey),
             header: ["x5c": .array(issuerChain.map { .string($0.base64EncodedString()) })])
         self.database = try TestDatabases.configuration(database)
-        let configuration = VerifierServiceConfiguration(
+        configuration = VerifierServiceConfiguration(
             identity: try VerifierIdentity(signingKey: verifierKey, certificateChain: [try verifier.derEncoded()]),
             trust: IssuerTrust(
                 iacaRoots: [issuerRoot], sdJWTAnchors: [issuerRoot],
@@ -99,6 +100,16 @@ struct ServiceFixture {
     func shutdown() async {
         try? await http.shutdown()
         await server.shutdown()
+    }
+
+    /// A second instance of the same service on the same database, as behind one load balancer: wallets know it
+    /// by `server`'s base URL (so Request Objects, response URIs and redirects name that one), it listens on a port
+    /// of its own (`port`) and draws its own random values.
+    func secondInstance() async throws -> VerifierServer {
+        var other = configuration
+        other.publicBaseURL = server.baseURL
+        other.random = SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max))
+        return try await VerifierServer.start(other, host: "127.0.0.1", port: 0)
     }
 
     /// A PID SD-JWT VC bound to `holderKey`, with status list index `statusIndex`.

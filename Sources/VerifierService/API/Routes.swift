@@ -6,7 +6,9 @@ import Vapor
 
 /// The HTTP surface: the JSON API for relying parties and the web page, and the two wallet endpoints.
 struct Routes: Sendable {
-    let service: @Sendable () -> TransactionService
+    /// The service for one request, on that request's database handle (`request.db`: its own event loop's
+    /// connection pool, not one loop's pool shared by every request).
+    let service: @Sendable (Request) -> TransactionService
 
     func register(on routes: any RoutesBuilder) {
         let api = routes.grouped("api", "transactions")
@@ -32,7 +34,7 @@ struct Routes: Sendable {
     }
 
     private func create(_ request: Request) async throws(APIError) -> Response {
-        let created = try await service().create(body: try JSONResponse.body(of: request))
+        let created = try await service(request).create(body: try JSONResponse.body(of: request))
         let transaction = created.transaction
         return JSONResponse.make(
             [
@@ -46,7 +48,7 @@ struct Routes: Sendable {
 
     private func status(_ request: Request) async throws(APIError) -> Response {
         let id = request.parameters.get("id") ?? ""
-        let service = service()
+        let service = self.service(request)
         guard let transaction = try await service.store.find(id) else { throw .notFound("no transaction \(id)") }
         var body: JSONObject = [
             "transaction_id": .string(id),
@@ -68,7 +70,7 @@ struct Routes: Sendable {
 
     private func qrCode(_ request: Request) async throws(APIError) -> Response {
         let id = request.parameters.get("id") ?? ""
-        let service = service()
+        let service = self.service(request)
         guard let transaction = try await service.store.find(id) else { throw .notFound("no transaction \(id)") }
         let uri = service.authorizationRequestURI(transactionID: transaction.id ?? "")
         guard let svg = try? QRCode.encode(uri, level: .medium).svgString(scale: 6) else {
@@ -89,7 +91,7 @@ struct Routes: Sendable {
                 throw .invalidRequest("wallet_metadata is not a JSON object")
             }
         }
-        let jwt = try await service().requestObject(id: id, walletNonce: walletNonce)
+        let jwt = try await service(request).requestObject(id: id, walletNonce: walletNonce)
         var headers = HTTPHeaders()
         headers.contentType = HTTPMediaType(type: "application", subType: "oauth-authz-req+jwt")
         headers.add(name: .cacheControl, value: "no-store")
@@ -99,7 +101,7 @@ struct Routes: Sendable {
     private func response(_ request: Request) async throws(APIError) -> Response {
         let id = request.parameters.get("id") ?? ""
         guard let buffer = request.body.data else { throw .invalidRequest("the response body is empty") }
-        switch try await service().receive(id: id, body: Data(buffer.readableBytesView)) {
+        switch try await service(request).receive(id: id, body: Data(buffer.readableBytesView)) {
         case .verified(let redirectURI): return JSONResponse.make(["redirect_uri": .string(redirectURI)])
         case .walletError: return JSONResponse.make([:])
         }

@@ -51,41 +51,35 @@ struct TransactionStore: Sendable {
         return updated ? try await find(id) : nil
     }
 
-    /// Takes the transaction's `state` (§8.2: one response per request): `pending` → `processing`, only while
-    /// unexpired. False when another response already took it, or it expired.
-    func consumeState(_ id: String, now: Date) async throws(APIError) -> Bool {
-        do {
-            return try await sql.update(VerifierTransaction.schema)
-                .set("status", to: TransactionStatus.processing.rawValue)
-                .where("id", .equal, id).where("status", .equal, TransactionStatus.pending.rawValue)
-                .where("expires_at", .greaterThan, now.timeIntervalSince1970)
-                .returning("id").first() != nil
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw .server("updating the transaction failed")
-        }
-    }
-
-    /// Records the verified result and the hash of a fresh response code; the encryption key is dropped.
-    func complete(_ id: String, result: String, responseCode: String) async throws(APIError) {
-        try await finish(id, status: .completed) {
+    /// The verdict on a response, written with one conditional statement (§8.2: one response per request):
+    /// `pending` → `completed` with the verified result and the hash of a fresh response code, only while the
+    /// transaction is still pending and unexpired; the encryption key is dropped. False when another response
+    /// already closed the transaction (it lost the race) or it expired meanwhile: nothing was written.
+    func complete(_ id: String, now: Date, result: String, responseCode: String) async throws(APIError) -> Bool {
+        try await close(id, now: now, status: .completed) {
             $0.set("result", to: result).set("response_code_hash", to: Self.hash(responseCode))
         }
     }
 
-    func fail(_ id: String, error: String, description: String?) async throws(APIError) {
-        try await finish(id, status: .failed) { $0.set("error", to: error).set("error_description", to: description) }
+    /// The verdict for a response the wallet declined (§8.5) or that failed verification (§8.6), on the same
+    /// terms as `complete`.
+    func fail(_ id: String, now: Date, error: String, description: String?) async throws(APIError) -> Bool {
+        try await close(id, now: now, status: .failed) { $0.set("error", to: error).set("error_description", to: description) }
     }
 
-    private func finish(
-        _ id: String, status: TransactionStatus, _ columns: (SQLUpdateBuilder) -> SQLUpdateBuilder
-    ) async throws(APIError) {
+    /// `UPDATE transactions SET status = …, encryption_key = NULL, … WHERE id = ? AND status = 'pending'
+    /// AND expires_at > ? RETURNING id`: the state is consumed and the verdict recorded in one atomic statement, so
+    /// no transaction is held open across verification (which may fetch status lists over the network).
+    private func close(
+        _ id: String, now: Date, status: TransactionStatus, _ columns: (SQLUpdateBuilder) -> SQLUpdateBuilder
+    ) async throws(APIError) -> Bool {
         do {
-            try await columns(
+            return try await columns(
                 sql.update(VerifierTransaction.schema).set("status", to: status.rawValue)
                     .set("encryption_key", to: SQLLiteral.null)
-            ).where("id", .equal, id).where("status", .equal, TransactionStatus.processing.rawValue).run()
+            ).where("id", .equal, id).where("status", .equal, TransactionStatus.pending.rawValue)
+                .where("expires_at", .greaterThan, now.timeIntervalSince1970)
+                .returning("id").first() != nil
         } catch let error as APIError {
             throw error
         } catch {
@@ -124,7 +118,8 @@ struct TransactionStore: Sendable {
     static func hash(_ code: String) -> String { Base64URL.encode(SHA256.hash(data: Data(code.utf8))) }
 }
 
-/// Transaction status on the wire (`processing` is internal and shown as `pending`).
+/// Transaction status on the wire. `processing` is no longer written (the verdict is one statement from `pending`);
+/// a row an older version left in it is shown as `pending` and never accepts a response.
 enum TransactionStatus: String, Sendable {
     case pending, processing, completed, failed, expired
 }

@@ -4,14 +4,15 @@ import Foundation
 /// One presentation request and what became of it (the `transactions` table).
 ///
 /// `state` and `response_code` are single-use: `TransactionStore` consumes each with one conditional UPDATE
-/// (ARCHITECTURE decision 7), so two concurrent responses for one request cannot both be accepted.
+/// (ARCHITECTURE decision 7), so two concurrent responses for one request cannot both be accepted, even when they
+/// reach different app instances on one PostgreSQL.
 final class VerifierTransaction: Model, @unchecked Sendable {
     static let schema = "transactions"
 
     @ID(custom: "id", generatedBy: .user) var id: String?
     @Field(key: "created_at") var createdAt: Double
     @Field(key: "expires_at") var expiresAt: Double
-    /// `pending` → (`processing`) → `completed` | `failed`; `expired` is computed from `expires_at`.
+    /// `pending` → `completed` | `failed` in one conditional UPDATE; `expired` is computed from `expires_at`.
     @Field(key: "status") var status: String
     /// The DCQL query exactly as sent in the Request Object (JSON text).
     @Field(key: "dcql_query") var dcqlQuery: String
