@@ -78,6 +78,7 @@ let package = Package(
             name: "VerifierServiceBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "VerifierService", package: "Tessera"),
                 .product(name: "HolderKit", package: "Tessera"),
                 .product(name: "MDoc", package: "Tessera"),
@@ -87,6 +88,7 @@ let package = Package(
                 .product(name: "TesseraCore", package: "Tessera"),
                 .product(name: "TesseraTrust", package: "Tessera"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             path: "VerifierServiceBenchmarks",
             plugins: [

@@ -46,6 +46,8 @@ struct VerifierServe: AsyncParsableCommand {
             throw UserFacingError(error.description)
         }
         FileHandle.standardOutput.write(Data("client_id \(server.clientId)\n".utf8))
+        // The socket itself, which differs from the base URL behind a load balancer (--base-url).
+        FileHandle.standardOutput.write(Data("bound http://\(host):\(server.port)\n".utf8))
         // Unbuffered when read by another program: scripts wait for this line.
         FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
         await Self.waitForTermination()

@@ -1,0 +1,89 @@
+// One `tessera verifier serve` child process: the service measured apart from the load generator (this process),
+// optionally pinned to one core with taskset so that "one instance" is one core's worth of machine.
+
+import BenchmarkSupport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A verifier service instance in its own process.
+final class ServiceProcess: @unchecked Sendable {
+    let process: Process
+    /// Where it listens (`http://127.0.0.1:PORT`).
+    let url: String
+    let port: Int
+
+    /// The release `tessera` the benchmark drives: $TESSERA_BENCH_BIN, else the one `scripts/bench` builds in
+    /// Benchmarks/.build/release.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["TESSERA_BENCH_BIN"], !path.isEmpty { return path }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/release/tessera").path
+    }
+
+    /// Starts `tessera verifier serve` with `home` as TESSERA_HOME (its client identity lives there, shared by every
+    /// instance started with the same home) and waits for its "listening on" line.
+    init(home: URL, trust: String, database: String, baseURL: String?, core: Int?) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+            throw BenchmarkFailure("no release tessera at \(Self.binary): run scripts/bench, or set TESSERA_BENCH_BIN")
+        }
+        var arguments = [
+            "verifier", "serve", "--port", "0", "--trust", trust, "--database", database, "--lifetime", "3600",
+        ]
+        if let baseURL { arguments += ["--base-url", baseURL] }
+        process = Process()
+        if let core {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+            process.arguments = ["-c", String(core), Self.binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = arguments
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TESSERA_HOME"] = home.path
+        environment["DATABASE_URL"] = nil
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // "bound http://127.0.0.1:PORT": the address this instance listens on (its "listening on" line prints the
+        // base URL, which with --base-url is the load balancer's, here the first instance's).
+        var buffer = Data()
+        var listening: String?
+        let deadline = Date().addingTimeInterval(60)
+        while listening == nil, Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") where line.hasPrefix("bound ") {
+                listening = String(line.split(separator: " ").last ?? "")
+            }
+        }
+        guard let listening, let port = URLComponents(string: listening)?.port else {
+            process.terminate()
+            throw BenchmarkFailure("tessera verifier serve did not start: \(String(decoding: buffer, as: UTF8.self))")
+        }
+        self.port = port
+        url = "http://127.0.0.1:\(port)"
+    }
+
+    /// User + system CPU time of the process (all its threads) in microseconds, from /proc/PID/stat.
+    var cpuMicroseconds: Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        // After "pid (comm) ": state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
+        let ticks = sysconf(Int32(_SC_CLK_TCK))
+        return (user + system) * 1_000_000 / max(ticks, 1)
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,157 @@
+// The verifier deployments the benchmarks drive (service instances in child processes, SQLite or one PostgreSQL),
+// and the wallet side that prepares encrypted responses for them.
+
+import BenchmarkSupport
+import Crypto
+import MDoc
+import Foundation
+import HolderKit
+import OpenID4VP
+import SDJWT
+import TesseraCore
+import TesseraJOSE
+import TesseraTrust
+import X509
+
+/// One deployment: `instances` services sharing one database and one base URL (the first instance's), each pinned
+/// to its own core when `pinned`.
+struct Deployment: Sendable, Hashable {
+    enum Database: Sendable, Hashable { case sqlite, postgres }
+    let database: Database
+    let instances: Int
+    let pinned: Bool
+}
+
+/// A response ready to post: where (the instance a round-robin load balancer picks) and the form body.
+struct PreparedResponse: Sendable {
+    let url: URL
+    let body: Data
+}
+
+/// The running deployment and the wallet, made once per deployment in `setup`.
+actor World {
+    static let shared = World()
+
+    private var running: (deployment: Deployment, services: [ServiceProcess])?
+    private var scratch: URL?
+    private var http: AsyncHTTPClientTransport?
+    private var walletConfig: WalletConfiguration?
+    private var credentials: [WalletCredential] = []
+    private var issuerRoot: String?
+
+    /// Starts `deployment` (stopping the previous one).
+    func start(_ deployment: Deployment) async throws {
+        if running?.deployment == deployment { return }
+        stop()
+        let scratch = try makeScratchWithIssuer()
+        let home = scratch.appendingPathComponent("home")
+        let databaseURL: String
+        switch deployment.database {
+        case .sqlite: databaseURL = "sqlite://" + scratch.appendingPathComponent("transactions.sqlite").path
+        case .postgres:
+            guard let url = ProcessInfo.processInfo.environment["TESSERA_BENCH_POSTGRES_URL"], !url.isEmpty else {
+                throw BenchmarkFailure("set TESSERA_BENCH_POSTGRES_URL (scripts/bench starts PostgreSQL)")
+            }
+            databaseURL = url
+        }
+        var services: [ServiceProcess] = []
+        for index in 0..<deployment.instances {
+            // Started one after the other: the first creates the client identity in `home`, the others load it.
+            services.append(
+                try ServiceProcess(
+                    home: home, trust: issuerRoot ?? "", database: databaseURL, baseURL: services.first?.url,
+                    core: deployment.pinned ? index % max(1, ProcessInfo.processInfo.activeProcessorCount) : nil))
+        }
+        running = (deployment, services)
+        let rootPEM = try String(contentsOf: home.appendingPathComponent("verifier/root.pem"), encoding: .utf8)
+        let transport = http ?? AsyncHTTPClientTransport()
+        http = transport
+        walletConfig = WalletConfiguration(
+            httpClient: transport, verifierTrustAnchors: [try Certificate(pemEncoded: rootPEM)], allowsLoopbackHTTP: true)
+    }
+
+    func stop() {
+        running?.services.forEach { $0.stop() }
+        running = nil
+    }
+
+    /// Service CPU time so far, all instances, in microseconds.
+    func serviceCPUMicroseconds() -> Int { running?.services.reduce(0) { $0 + $1.cpuMicroseconds } ?? 0 }
+
+    /// `count` transactions started on the first instance, each with its encrypted response, spread round-robin over
+    /// the instances as a load balancer in front of them would.
+    func prepare(_ count: Int) async throws -> [PreparedResponse] {
+        guard let running, let http, let walletConfig, let first = running.services.first,
+            let createURL = URL(string: first.url + "/api/transactions")
+        else { throw BenchmarkFailure("no deployment running") }
+        var prepared: [PreparedResponse] = []
+        prepared.reserveCapacity(count)
+        for index in 0..<count {
+            let created = try await http.send(OpenID4VPHTTPRequest(
+                method: .post, url: createURL, headers: [("Content-Type", "application/json")],
+                body: Data(#"{"template":"pid_basic"}"#.utf8)))
+            guard let link = (try? JSONValue.parse(created.body))?["authorization_request_uri"]?.stringValue else {
+                throw BenchmarkFailure("creating a transaction failed: \(String(decoding: created.body, as: UTF8.self))")
+            }
+            let request = try await resolveAuthorizationRequest(
+                try await parseAuthorizationRequest(requestUri: link, walletConfig: walletConfig), walletConfig: walletConfig)
+            let response = try await createAuthorizationResponse(
+                request: request, selectedCredentials: try request.match(credentials).preferredSelection(), walletConfig: walletConfig)
+            guard let encryption = request.destination.encryption, var target = URLComponents(string: request.destination.uri) else {
+                throw BenchmarkFailure("the request asks for no encrypted response")
+            }
+            target.port = running.services[index % running.services.count].port
+            guard let url = target.url else { throw BenchmarkFailure("bad response URI \(request.destination.uri)") }
+            let jwe = try CompactJWE.encrypt(
+                response.parameters.serialized(), to: encryption.key, enc: encryption.enc, kid: encryption.key.kid,
+                random: SystemRandomSource())
+            prepared.append(PreparedResponse(url: url, body: Data(FormURLEncoding.encode([("response", jwe.compact)]).utf8)))
+        }
+        return prepared
+    }
+
+    /// Posts every prepared response from `concurrency` clients; each must be accepted.
+    func post(_ items: [PreparedResponse], concurrency: Int) async throws {
+        guard let http else { throw BenchmarkFailure("no HTTP client") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for lane in 0..<concurrency {
+                group.addTask {
+                    for index in stride(from: lane, to: items.count, by: concurrency) {
+                        let answer = try await http.send(OpenID4VPHTTPRequest(
+                            method: .post, url: items[index].url,
+                            headers: [("Content-Type", "application/x-www-form-urlencoded")], body: items[index].body))
+                        guard answer.status == 200 else {
+                            throw BenchmarkFailure("response refused: \(String(decoding: answer.body, as: UTF8.self))")
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// A scratch directory holding the PID issuer's root (the services' --trust), and the wallet's PID signed by it.
+    private func makeScratchWithIssuer() throws -> URL {
+        if let scratch { return scratch }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bench-verifier-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var random = SeededRandomSource(seed: 61).generator
+        let now = Date()
+        let validity = (now.addingTimeInterval(-3600), now.addingTimeInterval(86_400))
+        let issuerCA = try X5CTestPKI.issueRoot(.init(commonName: "Bench PID Root", notBefore: validity.0, notAfter: validity.1), random: &random)
+        let issuer = try X5CTestPKI.issue(.init(commonName: "Bench PID Issuer", notBefore: validity.0, notAfter: validity.1), by: issuerCA, random: &random)
+        guard case .p256(let issuerKey) = issuer.privateKey else { throw BenchmarkFailure("the test issuer key is not P-256") }
+        let rootPath = directory.appendingPathComponent("issuer-root.pem")
+        try Data(try issuerCA.certificatePEM().utf8).write(to: rootPath)
+        let holderKey = P256.Signing.PrivateKey()
+        let claims: JSONObject = ["given_name": "Erika", "family_name": "Mustermann", "birthdate": "1964-08-12"]
+        let paths = try ["given_name", "family_name", "birthdate"].map { try ClaimsPathPointer(keys: $0) }
+        let sdJWT = try SDJWTIssuer(signingKey: .es256(issuerKey), clock: SystemClock(), random: SystemRandomSource()).issueVC(
+            vct: "urn:eudi:pid:1", claims: claims, disclosable: paths, holderKey: JWSSigningKey.es256(holderKey).publicJWK,
+            issuer: "https://issuer.example.com", validity: 86_400, x5c: [try issuer.derEncoded()])
+        credentials = [.sdJWTVC(try SDJWTVCCredential(id: "pid", compactSDJWT: sdJWT.compact, holderKey: SoftwareDeviceKey(holderKey)))]
+        issuerRoot = rootPath.path
+        scratch = directory
+        return directory
+    }
+}
