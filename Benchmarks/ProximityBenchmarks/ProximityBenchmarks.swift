@@ -107,7 +107,7 @@ private func realisticBLE(attMTU: Int) -> SimulatedAirConfiguration {
 
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds, warmupIterations: 2,
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 2,
         maxDuration: .seconds(10), maxIterations: 200)
     let setup = Setup()
 
@@ -122,7 +122,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark(
             "floor: air time MTU \(attMTU)",
             configuration: .init(
-                metrics: [.wallClock, .custom("bytes on air"), .custom("chunk overhead bytes")], timeUnits: .milliseconds,
+                metrics: [.wallClock, .custom("bytes on air"), .custom("chunk overhead bytes")], timeUnits: .microseconds,
                 warmupIterations: 1, maxDuration: .seconds(5), maxIterations: 50)
         ) { benchmark in
             let sample = await present(setup, air: SimulatedAirConfiguration(attMTU: attMTU))
