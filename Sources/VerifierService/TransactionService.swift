@@ -11,6 +11,8 @@ struct TransactionService: Sendable {
     let configuration: VerifierServiceConfiguration
     /// Built once from `configuration.trust` when the service starts.
     let verifiers: ResponseVerifiers
+    /// Shared by the requests of this instance.
+    let purgeSchedule: PurgeSchedule
     let store: TransactionStore
     let baseURL: String
 
@@ -69,7 +71,7 @@ struct TransactionService: Sendable {
         }
         transaction.requestFetches = 0
         transaction.responseCodeUsed = false
-        try await store.purge(olderThan: now.addingTimeInterval(-86_400))
+        if purgeSchedule.claim(at: now) { try await store.purge(olderThan: now.addingTimeInterval(-86_400)) }
         try await store.insert(transaction)
         let id = transaction.id ?? ""
         return Created(

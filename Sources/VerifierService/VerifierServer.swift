@@ -29,16 +29,18 @@ public final class VerifierServer: Sendable {
         // The base URL is known only once the socket is bound when no public one is configured.
         let baseURL = Mutex<String>(configuration.publicBaseURL ?? "")
         let verifiers = ResponseVerifiers(configuration.trust)
+        let purgeSchedule = PurgeSchedule()
         let started: ServiceApplication.Started
         do {
             started = try await ServiceApplication.start(
-                name: "tessera-verifier", database: configuration.database, migrations: [CreateVerifierTransactions()],
+                name: "tessera-verifier", database: configuration.database, migrations: [CreateVerifierTransactions(), IndexVerifierTransactionExpiry()],
                 host: host, port: port
             ) { app in
                 app.middleware.use(FileMiddleware(publicDirectory: webRoot, defaultFile: "index.html"))
                 Routes(service: { request in
                     TransactionService(
-                        configuration: configuration, verifiers: verifiers, store: TransactionStore(database: request.db),
+                        configuration: configuration, verifiers: verifiers, purgeSchedule: purgeSchedule,
+                        store: TransactionStore(database: request.db),
                         baseURL: baseURL.withLock { $0 })
                 }).register(on: app)
                 MethodNotAllowed.register(on: app)

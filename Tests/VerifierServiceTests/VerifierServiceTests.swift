@@ -92,6 +92,25 @@ import VerifierService
         await fixture.shutdown()
     }
 
+    /// Transactions expired for more than a day are deleted when a new one is created, at most once a minute per
+    /// instance (not a DELETE per new transaction). SQLite only: a purge on the shared PostgreSQL test database
+    /// would delete the rows of tests running beside it.
+    @Test func oldTransactionsArePurgedAtMostOncePerMinute() async throws {
+        let fixture = try await ServiceFixture(database: "sqlite", lifetime: 60)
+        let (old, _) = try await fixture.createTransaction(["template": "pid_basic"])  // expires at start + 60
+        fixture.clock.advance(by: 86_400 + 30)
+        _ = try await fixture.createTransaction(["template": "pid_basic"])  // purges before start + 30
+        #expect(try await fixture.status(old).body?["status"] == "expired", "expired less than a day ago: kept")
+        fixture.clock.advance(by: 31)
+        _ = try await fixture.createTransaction(["template": "pid_basic"])  // within the minute: no purge
+        #expect(try await fixture.status(old).body?["status"] == "expired", "no second purge within the minute")
+        fixture.clock.advance(by: 30)
+        let (recent, _) = try await fixture.createTransaction(["template": "pid_basic"])  // purges before start + 91
+        #expect(try await fixture.status(old).status == 404, "expired over a day ago: purged")
+        #expect(try await fixture.status(recent).body?["status"] == "pending")
+        await fixture.shutdown()
+    }
+
     @Test(arguments: TestDatabases.all)
     func revokedCredentialIsRejected(database: String) async throws {
         let fixture = try await ServiceFixture(database: database, revoked: [5])

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 
 /// One presentation request and what became of it (the `transactions` table).
 ///
@@ -60,5 +61,18 @@ struct CreateVerifierTransactions: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.schema(VerifierTransaction.schema).delete()
+    }
+}
+
+/// Indexes `expires_at`, so that deleting old transactions (`TransactionStore.purge`) does not scan the table.
+struct IndexVerifierTransactionExpiry: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        guard let sql = database as? any SQLDatabase else { return }
+        try await sql.create(index: "transactions_expires_at").on(VerifierTransaction.schema).column("expires_at").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        guard let sql = database as? any SQLDatabase else { return }
+        try await sql.drop(index: "transactions_expires_at").run()
     }
 }
