@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import ServiceSupport
 import VerifierService
 
 /// `tessera verifier serve`: the OpenID4VP verifier service (JSON API, wallet endpoints, web page).
@@ -37,6 +38,7 @@ struct VerifierServe: AsyncParsableCommand {
     var lifetime: Double = 300
 
     func run() async throws {
+        EventLoopExecutor.adopt()
         let configuration = try await VerifierSetup.configuration(
             trust: trust, database: database, baseURL: baseURL, webRoot: webRoot, lifetime: lifetime, announce: true)
         let server: VerifierServer
