@@ -44,6 +44,9 @@ final class ServiceProcess: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["TESSERA_HOME"] = home.path
         environment["DATABASE_URL"] = nil
+        // package-benchmark preloads its malloc interposer into this process; the service must run without it.
+        environment["LD_PRELOAD"] = nil
+        environment["DYLD_INSERT_LIBRARIES"] = nil
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
