@@ -21,7 +21,7 @@ private func must<T>(_ label: String, _ body: () throws -> T) -> T {
 
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 20,
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 1, scalingFactor: .kilo,
         maxDuration: .seconds(5), maxIterations: 10_000)
 
     let now = Date(timeIntervalSince1970: 1_800_000_000)
