@@ -30,21 +30,6 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    /// Parses JSON that arrives base64url-encoded (such as a Disclosure, RFC 9901 §4.2): the text is decoded into
-    /// a temporary buffer and parsed from there, without an intermediate `Data`. Throws
-    /// `JOSEError.invalidBase64URL` when the encoding is wrong; the JSON outcome is the returned `Result`.
-    public static func parse(base64URL text: String, limits: JSONLimits = .default) throws(JOSEError) -> Result<JSONValue, JSONError> {
-        var text = text
-        let decoded = text.withUTF8 { encoded in
-            Result { () throws(JOSEError) -> Result<JSONValue, JSONError> in
-                try Base64URL.withDecoded(utf8: encoded) { json in
-                    Result { () throws(JSONError) -> JSONValue in try JSONParser.parse(json, limits: limits) }
-                }
-            }
-        }
-        return try decoded.get()
-    }
-
     /// Parses UTF-8 text given as a string.
     public static func parse(_ text: String, limits: JSONLimits = .default) throws(JSONError) -> JSONValue {
         var copy = text
