@@ -42,6 +42,20 @@ struct LedgerFlowTests {
         }
     }
 
+    /// Codes go on command lines (`vault enroll --invitation CODE`): letters and digits only, never a leading `-` that
+    /// an argument parser reads as an option (base64url codes did that once in 64; CI hit it).
+    @Test func invitationCodesAreBase32LettersAndDigits() async throws {
+        let fixture = try await LedgerFixture()
+        defer { Task { await fixture.shutdown() } }
+        var codes = Set<String>()
+        for _ in 0..<200 {
+            let code = try await fixture.server.invite()
+            #expect(code.utf8.count == 26 && code.utf8.allSatisfy { (0x41...0x5a).contains($0) || (0x32...0x37).contains($0) }, "\(code)")
+            codes.insert(code)
+        }
+        #expect(codes.count == 200)
+    }
+
     @Test func aWrongPasswordFailsAndFiveLockTheAccount() async throws {
         let fixture = try await LedgerFixture()
         defer { Task { await fixture.shutdown() } }

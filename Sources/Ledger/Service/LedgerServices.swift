@@ -1,5 +1,6 @@
 import Foundation
 import LedgerProtocol
+import NATSClient
 import ServiceSupport
 import TesseraJOSE
 
@@ -21,9 +22,11 @@ struct LedgerServices: Sendable {
 
     var now: Date { configuration.clock.now() }
 
-    /// A new single-use invitation code (`tessera ledger invite`).
+    /// A new single-use invitation code (`tessera ledger invite`): 128 random bits in RFC 4648 base32, letters and
+    /// digits only, so a code is never read as an option on a command line (a base64url code began with `-` once in
+    /// 64 and `vault enroll --invitation` refused it) and reads aloud without case.
     func invite() async throws(WireError) -> String {
-        let code = Base64URL.encode(configuration.random.bytes(16))
+        let code = Base32.encode(configuration.random.bytes(16))
         try await store.insertInvitation(code: code, expiresAt: now.addingTimeInterval(configuration.invitationLifetime))
         return code
     }

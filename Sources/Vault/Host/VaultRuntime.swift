@@ -124,8 +124,9 @@ actor VaultRuntime {
         await send(response.encoded(), to: VaultSubjects.reply(guid, type: type, id: event.id), sessionID: session.id)
     }
 
-    /// 128 random bits, base64url: session, credential and event ids.
-    func newID() -> String { Base64URL.encode(context.random.bytes(16)) }
+    /// 128 random bits in RFC 4648 base32: session, connection, message, credential and event ids. Letters and digits
+    /// only, so an id typed after a command (`tessera vault connect revoke ID`) is never read as an option.
+    func newID() -> String { Base32.encode(context.random.bytes(16)) }
 
     /// Event ids become a subject token of the reply: letters, digits, `-` and `_`, at most 64.
     static func isEventID(_ id: String) -> Bool {
