@@ -31,10 +31,9 @@ struct DisclosureProcessor {
         }
     }
 
-    /// Processes the payload; `_sd_alg` is removed at the top level (step 3.6).
+    /// Processes the payload; `_sd_alg` is left out at the top level (step 3.6).
     mutating func process(payload: JSONObject) -> JSONObject {
-        var result = processObject(payload, depth: 0)
-        result["_sd_alg"] = nil
+        let result = processObject(payload, depth: 0)
         // Past the depth limit processing stopped, so the deeper Disclosures were never reached: not reported again.
         for (index, wasReferenced) in referenced.enumerated() where !wasReferenced && !depthExceeded {
             errors.append(.unreferencedDisclosure(disclosures[index].digest(algorithm)))
@@ -65,7 +64,9 @@ struct DisclosureProcessor {
         var result = JSONObject()
         // Room for every plain member and every digest that may be disclosed, so the object grows once.
         result.reserveCapacity(object.count + (sd?.arrayValue?.count ?? 0))
-        for (key, value) in object where key != "_sd" {
+        // Step 3.6: `_sd_alg` is dropped at the top level while copying (removing it afterwards re-indexes a large
+        // object).
+        for (key, value) in object where key != "_sd" && !(depth == 0 && key == "_sd_alg") {
             result[key] = processValue(value, depth: depth)
         }
         guard let sd else { return result }
@@ -93,6 +94,7 @@ struct DisclosureProcessor {
                 errors.append(.reservedClaimName(name))
                 continue
             }
+            if depth == 0, name == "_sd_alg" { continue }  // step 3.6 removes it wherever it came from
             if result.contains(name) {
                 errors.append(.claimNameCollision(name))
                 continue
