@@ -12,8 +12,9 @@ public protocol JWTVCIssuerMetadataFetcher: Sendable {
 public enum IssuerKeySource: Sendable {
     /// Fixed keys: valid when a signature of the Issuer-signed JWT verifies with one of them.
     case keys([JWSVerificationKey])
-    /// The `x5c` header chain, validated (RFC 5280, TesseraTrust x5c profile) against these anchors.
-    case x5c(anchors: [Certificate])
+    /// The `x5c` header chain, validated (RFC 5280, TesseraTrust x5c profile) against these anchors; with a cache,
+    /// a chain that validated before is taken from it (a service seeing the same issuers on every response).
+    case x5c(anchors: [Certificate], cache: X5CChainCache? = nil)
     /// JWT VC Issuer Metadata at `<iss host>/.well-known/jwt-vc-issuer<iss path>` (SD-JWT VC §5): `jwks` or
     /// `jwks_uri`, the key chosen by the header `kid` (or the only key).
     case issuerMetadata(any JWTVCIssuerMetadataFetcher)
@@ -45,8 +46,8 @@ public enum IssuerKeySource: Sendable {
                 }
             }
             throw .issuerSignatureInvalid(firstError ?? .invalidSignature)
-        case .x5c(let anchors):
-            return try await Self.verifyX5C(jwt, anchors: anchors, at: instant)
+        case .x5c(let anchors, let cache):
+            return try await Self.verifyX5C(jwt, anchors: anchors, cache: cache, at: instant)
         case .issuerMetadata(let fetcher):
             let key = try await JWTVCIssuerMetadata.resolveKey(for: jwt, payload: payload, fetcher: fetcher)
             do {
@@ -61,10 +62,12 @@ public enum IssuerKeySource: Sendable {
         }
     }
 
-    private static func verifyX5C(_ jwt: CompactJWS, anchors: [Certificate], at instant: Date) async throws(SDJWTError) -> Certificate {
+    private static func verifyX5C(
+        _ jwt: CompactJWS, anchors: [Certificate], cache: X5CChainCache? = nil, at instant: Date
+    ) async throws(SDJWTError) -> Certificate {
         guard jwt.header["x5c"] != nil else { throw .issuerKeyUnresolved("no x5c header") }
         do {
-            return try await jwt.verifyX5C(anchors: anchors, at: instant)
+            return try await jwt.verifyX5C(anchors: anchors, at: instant, cache: cache)
         } catch {
             switch error {
             case .x5cChainInvalid(let failures): throw .x5cChainInvalid(failures)

@@ -26,14 +26,37 @@ extension CompactJWS {
     }
 
     /// Validates the `x5c` chain (leaf first) with TesseraTrust's RFC 5280 x5c validation against `anchors` at
-    /// `instant`, then verifies the signature with the leaf certificate's key. Returns the validated leaf.
-    public func verifyX5C(anchors: [Certificate], at instant: Date) async throws(JOSEError) -> Certificate {
+    /// `instant`, then verifies the signature with the leaf certificate's key. Returns the validated leaf. With a
+    /// `cache`, a chain that validated before (same strings, same anchors, `instant` inside its validity) is taken
+    /// from it; the signature is verified either way.
+    public func verifyX5C(anchors: [Certificate], at instant: Date, cache: X5CChainCache? = nil) async throws(JOSEError) -> Certificate {
+        let strings = cache == nil ? nil : x5cStrings()
+        if let cache, let strings, let known = cache.lookup(strings, anchors: anchors, at: instant) {
+            try verify(with: known.key)
+            return known.leaf
+        }
         let chain = try x5cCertificates()
         let outcome = await validateX5CChain(chain, anchors: TrustAnchors(anchors), at: instant)
         guard outcome.isValid, let leaf = outcome.leaf else {
             throw .x5cChainInvalid(outcome.failures.map(\.description))
         }
-        try verify(with: try JWSVerificationKey(certificate: leaf))
+        let key = try JWSVerificationKey(certificate: leaf)
+        if let cache, let strings { cache.insert(strings, path: outcome.path, key: key, anchors: anchors) }
+        try verify(with: key)
         return leaf
+    }
+
+    /// The `x5c` entries as received, when every one is a string (the cache's key).
+    private func x5cStrings() -> [String]? {
+        guard let entries = header["x5c"]?.arrayValue, !entries.isEmpty, entries.count <= limits.maxX5CCertificates else {
+            return nil
+        }
+        var strings: [String] = []
+        strings.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let text = entry.stringValue else { return nil }
+            strings.append(text)
+        }
+        return strings
     }
 }
