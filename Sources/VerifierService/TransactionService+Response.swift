@@ -62,12 +62,9 @@ extension TransactionService {
             }
             key = .p256(privateKey)
         }
-        // §8.3.1: a wallet that cannot encrypt may still send an error response in the clear.
-        if key != nil, let plain = try? ReceivedAuthorizationResponse.parse(formBody: body), case .error = plain.response {
-            return plain
-        }
         do {
-            let received = try ReceivedAuthorizationResponse.parse(formBody: body, decryptionKey: key)
+            // §8.3.1: a wallet that cannot encrypt may still send an error response in the clear.
+            let received = try ReceivedAuthorizationResponse.parse(formBody: body, decryptionKey: key, acceptsClearError: true)
             // §8.3: the JWE names the key of client_metadata.jwks it was encrypted to.
             if let kid = received.encryptedResponse?.keyID, kid != Self.encryptionKeyID(transactionID: transaction.id ?? "") {
                 throw APIError.invalidRequest("the response is encrypted to an unknown kid")

@@ -179,4 +179,21 @@ import Testing
         let received = try? ReceivedAuthorizationResponse.parse(formBody: Data("error=temporarily_unavailable&state=s".utf8))
         #expect(received?.response == .error(AuthorizationErrorResponse(error: .temporarilyUnavailable, state: "s")))
     }
+
+    /// §8.3.1: where an encrypted response is expected, an error may still come in the clear when the verifier
+    /// accepts it; a clear vp_token never does.
+    @Test func aClearErrorWhereEncryptionIsExpected() throws {
+        let key = try JWEKeyAgreementKey.generate(.p256, random: SeededRandomSource(seed: 78))
+        let body = Data("error=access_denied&state=s".utf8)
+        let received = try ReceivedAuthorizationResponse.parse(formBody: body, decryptionKey: key, acceptsClearError: true)
+        #expect(received.response == .error(AuthorizationErrorResponse(error: .accessDenied, state: "s")))
+        #expect(received.encryptedResponse == nil)
+        #expect(throws: OpenID4VPError.invalidAuthorizationResponse("direct_post.jwt expects exactly the response parameter")) {
+            try ReceivedAuthorizationResponse.parse(formBody: body, decryptionKey: key)
+        }
+        #expect(throws: OpenID4VPError.invalidAuthorizationResponse("direct_post.jwt expects exactly the response parameter")) {
+            try ReceivedAuthorizationResponse.parse(
+                formBody: Data(#"vp_token=%7B%7D&state=s"#.utf8), decryptionKey: key, acceptsClearError: true)
+        }
+    }
 }

@@ -71,6 +71,11 @@ public enum FormURLEncoding {
     }
 
     private static func percentDecode(_ bytes: ArraySlice<UInt8>) throws(OpenID4VPError) -> String {
+        // Most values (a JWE, a JWT, an id) have nothing to decode: validated straight into a String.
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformedParameters("parameter is not UTF-8") }
+            return text
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = bytes.startIndex

@@ -20,9 +20,12 @@ public struct ReceivedAuthorizationResponse: Sendable {
     }
 
     /// Parses a form-encoded POST body. With `decryptionKey` the body must be `response=<JWE>` (§8.3.1)
-    /// encrypted to that key (`kid`, when present, must be the key's); without it, plain parameters (§8.2).
+    /// encrypted to that key (`kid`, when present, must be the key's) — or, when `acceptsClearError`, an error
+    /// response in the clear (a wallet that cannot encrypt may still say why, §8.3.1); without it, plain
+    /// parameters (§8.2). The body is decoded once either way.
     public static func parse(
-        formBody: Data, decryptionKey: JWEKeyAgreementKey? = nil, limits: OpenID4VPLimits = .default
+        formBody: Data, decryptionKey: JWEKeyAgreementKey? = nil, acceptsClearError: Bool = false,
+        limits: OpenID4VPLimits = .default
     ) throws(OpenID4VPError) -> ReceivedAuthorizationResponse {
         guard formBody.count <= limits.maxInvocationURILength * 4,
             let text = String(validating: formBody, as: UTF8.self)
@@ -40,14 +43,20 @@ public struct ReceivedAuthorizationResponse: Sendable {
             return ReceivedAuthorizationResponse(
                 response: try responseParameters(parameters, limits: limits), encryptedResponse: nil, encryptionKeyThumbprint: nil)
         }
+        if acceptsClearError, parameters["response"] == nil, parameters["error"] != nil,
+            case .error(let error) = try responseParameters(parameters, limits: limits)
+        {
+            return ReceivedAuthorizationResponse(response: .error(error), encryptedResponse: nil, encryptionKeyThumbprint: nil)
+        }
         guard let compact = parameters["response"]?.stringValue, parameters.count == 1 else {
             throw .invalidAuthorizationResponse("direct_post.jwt expects exactly the response parameter")
         }
         let jwe: CompactJWE
         let plaintext: Data
+        let publicJWK = key.publicJWK
         do {
             jwe = try CompactJWE(parsing: compact, limits: limits.jose)
-            if let kid = jwe.keyID, let expected = key.publicJWK.kid, kid != expected {
+            if let kid = jwe.keyID, let expected = publicJWK.kid, kid != expected {
                 throw JOSEError.invalidHeaderParameter("kid")
             }
             plaintext = try jwe.decrypt(with: key)
@@ -59,7 +68,7 @@ public struct ReceivedAuthorizationResponse: Sendable {
         }
         return ReceivedAuthorizationResponse(
             response: try responseParameters(payload, limits: limits), encryptedResponse: jwe,
-            encryptionKeyThumbprint: key.publicJWK.thumbprint())
+            encryptionKeyThumbprint: publicJWK.thumbprint())
     }
 
     /// `vp_token` (a JSON object, or JSON text in a form) and `state`, or `error` (§8.1, §8.5).
