@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "VaultClient", targets: ["VaultClient"]),
         .library(name: "VaultProtocol", targets: ["VaultProtocol"]),
         .library(name: "Vault", targets: ["Vault"]),
+        .library(name: "ServiceSupport", targets: ["ServiceSupport"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [

@@ -26,6 +26,19 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
     ],
     targets: [
+        // The verifier service's floor as a service (HTTP stack + SQLite + crypto floor), which
+        // VerifierServiceBenchmarks runs beside `tessera verifier serve`. Not a benchmark: it lives outside the
+        // folders the plugin scans.
+        .executableTarget(
+            name: "ServiceFloor",
+            dependencies: [
+                .product(name: "ServiceSupport", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+            ],
+            path: "Tools/ServiceFloor"
+        ),
         // CPU-time readings and a setup-failure type shared by the benchmarks below.
         .target(name: "BenchmarkSupport", path: "BenchmarkSupport"),
         // glibc's <malloc.h> for the vault host's heap in use (VaultBenchmarks, Linux only).

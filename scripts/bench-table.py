@@ -101,6 +101,16 @@ if "VerifierServiceBenchmarks" in targets:
             database = "SQLite" if "SQLite" in name else "PostgreSQL"
             row(f"verifier service, direct_post.jwt, {database} (rate per core)", f"{cpu:,.0f} µs CPU/response",
                 f"{floor:,.0f} µs", floor / cpu, 0.6, lower_is_better=False)
+        # Diagnostics: the same load on ServiceFloor (the HTTP stack, SQLite and the crypto floor, nothing else).
+        try:
+            service_floor = p50(target, "service floor: HTTP + SQLite + crypto floor (1 core)", cpu_metric) / 1e3
+            sqlite = p50(target, "service: SQLite, 1 instance (1 core)", cpu_metric) / 1e3
+            row("  service floor: HTTP + SQLite + crypto only (rate per core)", f"{service_floor:,.0f} µs CPU/response",
+                f"{floor:,.0f} µs", floor / service_floor, None, lower_is_better=False, gating=False)
+            row("  verifier (SQLite) / service floor: Tessera's own code", f"{sqlite:,.0f} µs CPU/response",
+                f"{service_floor:,.0f} µs", sqlite / service_floor, None, gating=False)
+        except LookupError:
+            pass
         try:
             one = p50(target, "service: PostgreSQL, 1 instance (1 core)", "responses/s")
             two = p50(target, "service: PostgreSQL, 2 instances (1 core each)", "responses/s")

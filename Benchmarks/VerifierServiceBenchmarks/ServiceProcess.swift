@@ -8,7 +8,7 @@ import Foundation
     import Glibc
 #endif
 
-/// A verifier service instance in its own process.
+/// A service instance in its own process (`tessera verifier serve`, or the service floor).
 final class ServiceProcess: @unchecked Sendable {
     let process: Process
     /// Where it listens (`http://127.0.0.1:PORT`).
@@ -23,30 +23,40 @@ final class ServiceProcess: @unchecked Sendable {
             .appendingPathComponent(".build/release/tessera").path
     }
 
+    /// The release ServiceFloor beside it (built by `scripts/bench`).
+    static var floorBinary: String {
+        URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("ServiceFloor").path
+    }
+
     /// Starts `tessera verifier serve` with `home` as TESSERA_HOME (its client identity lives there, shared by every
-    /// instance started with the same home) and waits for its "listening on" line.
-    init(home: URL, trust: String, database: String, baseURL: String?, core: Int?) throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
-            throw BenchmarkFailure("no release tessera at \(Self.binary): run scripts/bench, or set TESSERA_BENCH_BIN")
-        }
+    /// instance started with the same home) and waits for its "bound" line.
+    convenience init(home: URL, trust: String, database: String, baseURL: String?, core: Int?) throws {
         var arguments = [
             "verifier", "serve", "--port", "0", "--trust", trust, "--database", database, "--lifetime", "3600",
         ]
         if let baseURL { arguments += ["--base-url", baseURL] }
+        try self.init(executable: Self.binary, arguments: arguments, environment: ["TESSERA_HOME": home.path], core: core)
+    }
+
+    /// Starts `executable` (pinned to `core` with taskset when given) and waits for its "bound URL" line.
+    init(executable: String, arguments: [String], environment extra: [String: String], core: Int?) throws {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw BenchmarkFailure("no release build at \(executable): run scripts/bench, or set TESSERA_BENCH_BIN")
+        }
         process = Process()
         if let core {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
-            process.arguments = ["-c", String(core), Self.binary] + arguments
+            process.arguments = ["-c", String(core), executable] + arguments
         } else {
-            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
         }
         var environment = ProcessInfo.processInfo.environment
-        environment["TESSERA_HOME"] = home.path
         environment["DATABASE_URL"] = nil
         // package-benchmark preloads its malloc interposer into this process; the service must run without it.
         environment["LD_PRELOAD"] = nil
         environment["DYLD_INSERT_LIBRARIES"] = nil
+        environment.merge(extra) { $1 }
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -67,7 +77,7 @@ final class ServiceProcess: @unchecked Sendable {
         }
         guard let listening, let port = URLComponents(string: listening)?.port else {
             process.terminate()
-            throw BenchmarkFailure("tessera verifier serve did not start: \(String(decoding: buffer, as: UTF8.self))")
+            throw BenchmarkFailure("\(executable) did not start: \(String(decoding: buffer, as: UTF8.self))")
         }
         self.port = port
         url = "http://127.0.0.1:\(port)"

@@ -16,7 +16,8 @@ import X509
 /// One deployment: `instances` services sharing one database and one base URL (the first instance's), each pinned
 /// to its own core when `pinned`.
 struct Deployment: Sendable, Hashable {
-    enum Database: Sendable, Hashable { case sqlite, postgres }
+    /// `floor`: not the verifier but the ServiceFloor server (HTTP stack, SQLite and the crypto floor only).
+    enum Database: Sendable, Hashable { case sqlite, postgres, floor }
     let database: Database
     let instances: Int
     let pinned: Bool
@@ -43,11 +44,22 @@ actor World {
     func start(_ deployment: Deployment) async throws {
         if running?.deployment == deployment { return }
         stop()
+        if deployment.database == .floor {
+            let scratch = try makeScratchWithIssuer()
+            let floor = try ServiceProcess(
+                executable: ServiceProcess.floorBinary, arguments: [scratch.appendingPathComponent("floor.sqlite").path],
+                environment: [:], core: deployment.pinned ? 0 : nil)
+            running = (deployment, [floor])
+            if http == nil { http = AsyncHTTPClientTransport() }
+            return
+        }
         let scratch = try makeScratchWithIssuer()
         let home = scratch.appendingPathComponent("home")
         let databaseURL: String
         switch deployment.database {
         case .sqlite: databaseURL = "sqlite://" + scratch.appendingPathComponent("transactions.sqlite").path
+        case .floor:
+            throw BenchmarkFailure("the floor is started above")
         case .postgres:
             guard let url = ProcessInfo.processInfo.environment["TESSERA_BENCH_POSTGRES_URL"], !url.isEmpty else {
                 throw BenchmarkFailure("set TESSERA_BENCH_POSTGRES_URL (scripts/bench starts PostgreSQL)")
@@ -105,10 +117,30 @@ actor World {
             let jwe = try CompactJWE.encrypt(
                 response.parameters.serialized(), to: encryption.key, enc: encryption.enc, kid: encryption.key.kid,
                 random: SystemRandomSource())
-            prepared.append(PreparedResponse(url: url, body: Data(FormURLEncoding.encode([("response", jwe.compact)]).utf8)))
+            let body = Data(FormURLEncoding.encode([("response", jwe.compact)]).utf8)
+            responseBodySize = body.count
+            prepared.append(PreparedResponse(url: url, body: body))
         }
         return prepared
     }
+
+    /// `count` posts for the service floor: its 4,096 states in turn, each with a form body of a real response's size.
+    func prepareFloor(_ count: Int) throws -> [PreparedResponse] {
+        defer { floorNext += count }
+        let bodySize = responseBodySize ?? 2_048
+        guard let floor = running?.services.first, running?.deployment.database == .floor else {
+            throw BenchmarkFailure("the service floor is not running")
+        }
+        let body = Data(("response=" + String(repeating: "A", count: max(0, bodySize - 9))).utf8)
+        return try (0..<count).map { index in
+            guard let url = URL(string: floor.url + "/response/s\((floorNext + index) % 4096)") else { throw BenchmarkFailure("bad floor URL") }
+            return PreparedResponse(url: url, body: body)
+        }
+    }
+
+    private var floorNext = 0
+    /// The size of the last real response prepared (the floor posts bodies of that size).
+    private var responseBodySize: Int?
 
     /// Posts every prepared response from `concurrency` clients; each must be accepted.
     func post(_ items: [PreparedResponse], concurrency: Int) async throws {
