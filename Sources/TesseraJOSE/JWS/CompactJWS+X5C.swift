@@ -7,16 +7,8 @@ extension CompactJWS {
     /// base64 (not base64url) DER strings, at most `JOSELimits.maxX5CCertificates` (of the limits it was parsed
     /// with).
     public func x5cCertificates() throws(JOSEError) -> [Data] {
-        guard let value = header["x5c"] else { throw .invalidX5C("no x5c header") }
-        guard let entries = value.arrayValue else { throw .invalidX5C("not an array") }
-        guard !entries.isEmpty else { throw .invalidX5C("empty array") }
-        guard entries.count <= limits.maxX5CCertificates else {
-            throw .invalidX5C("\(entries.count) certificates, at most \(limits.maxX5CCertificates) accepted")
-        }
         var certificates: [Data] = []
-        certificates.reserveCapacity(entries.count)
-        for (index, entry) in entries.enumerated() {
-            guard let text = entry.stringValue else { throw .invalidX5C("entry \(index) is not a string") }
+        for (index, text) in try x5cEntries().enumerated() {
             guard let der = Data(base64Encoded: text), !der.isEmpty else {
                 throw .invalidX5C("entry \(index) is not base64")
             }
@@ -25,12 +17,29 @@ extension CompactJWS {
         return certificates
     }
 
+    /// The `x5c` entries as received (also `X5CChainCache`'s key): a non-empty array of strings within the limit.
+    private func x5cEntries() throws(JOSEError) -> [String] {
+        guard let value = header["x5c"] else { throw .invalidX5C("no x5c header") }
+        guard let entries = value.arrayValue else { throw .invalidX5C("not an array") }
+        guard !entries.isEmpty else { throw .invalidX5C("empty array") }
+        guard entries.count <= limits.maxX5CCertificates else {
+            throw .invalidX5C("\(entries.count) certificates, at most \(limits.maxX5CCertificates) accepted")
+        }
+        var strings: [String] = []
+        strings.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() {
+            guard let text = entry.stringValue else { throw .invalidX5C("entry \(index) is not a string") }
+            strings.append(text)
+        }
+        return strings
+    }
+
     /// Validates the `x5c` chain (leaf first) with TesseraTrust's RFC 5280 x5c validation against `anchors` at
     /// `instant`, then verifies the signature with the leaf certificate's key. Returns the validated leaf. With a
     /// `cache`, a chain that validated before (same strings, same anchors, `instant` inside its validity) is taken
     /// from it; the signature is verified either way.
     public func verifyX5C(anchors: [Certificate], at instant: Date, cache: X5CChainCache? = nil) async throws(JOSEError) -> Certificate {
-        let strings = cache == nil ? nil : x5cStrings()
+        let strings = cache == nil ? nil : try? x5cEntries()
         if let cache, let strings, let known = cache.lookup(strings, anchors: anchors, at: instant) {
             try verify(with: known.key)
             return known.leaf
@@ -44,19 +53,5 @@ extension CompactJWS {
         if let cache, let strings { cache.insert(strings, path: outcome.path, key: key, anchors: anchors) }
         try verify(with: key)
         return leaf
-    }
-
-    /// The `x5c` entries as received, when every one is a string (the cache's key).
-    private func x5cStrings() -> [String]? {
-        guard let entries = header["x5c"]?.arrayValue, !entries.isEmpty, entries.count <= limits.maxX5CCertificates else {
-            return nil
-        }
-        var strings: [String] = []
-        strings.reserveCapacity(entries.count)
-        for entry in entries {
-            guard let text = entry.stringValue else { return nil }
-            strings.append(text)
-        }
-        return strings
     }
 }
