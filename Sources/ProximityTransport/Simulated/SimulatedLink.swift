@@ -22,7 +22,23 @@ final class SimulatedLink: Sendable {
         var airFreeAt: ContinuousClock.Instant?
         /// The first connection event; later events follow every `connectionInterval`.
         var anchor = ContinuousClock.now
+        /// Write Commands and Notifications reserved on air and not yet delivered, in air order.
+        var queued: [QueuedPDU] = []
+        /// Whether a courier task is delivering `queued`.
+        var courierRunning = false
     }
+
+    /// A PDU on its way: it reaches the other end when its air time `end` has passed.
+    private struct QueuedPDU: Sendable {
+        let end: ContinuousClock.Instant
+        let deliver: @Sendable () -> Void
+    }
+
+    /// How many protocol chunks a sender may have queued on the link before `write`/`notify` waits: the
+    /// controller's transmit buffers. A host hands a controller several Write Commands or Notifications at once
+    /// and they go out back to back in one connection event (Bluetooth Core Vol 6 Part B §4.5.1); a sender that
+    /// handed them over one at a time would miss the event whenever its task is scheduled late.
+    static let transmitBuffers = 4
 
     /// Characteristics whose values are protocol chunks (what faults count): Client2Server and Server2Client of
     /// both ISO 18013-5 services.
@@ -84,16 +100,11 @@ final class SimulatedLink: Sendable {
             state.airFreeAt = start + cost
             return start + cost
         }
-        do {
-            try await clock.sleep(until: deadline, tolerance: nil)
-        } catch {
-            throw .closed
-        }
+        try await sleep(until: deadline)
     }
 
     /// How late after the previous PDU the next one may be queued and still go in the same connection event: the
-    /// 150 µs inter-frame space plus what a controller's transmit buffer absorbs of the host's scheduling delay
-    /// (a real sender queues several Write Commands at once; this simulation hands them over one by one).
+    /// 150 µs inter-frame space plus the host's scheduling delay a controller tolerates before it ends the event.
     static let eventContinuation = Duration.milliseconds(1)
 
     /// When a PDU queued at `now` goes on air: right after the PDU before it while the link is busy (PDUs queued
@@ -117,10 +128,11 @@ final class SimulatedLink: Sendable {
         guard definition.properties.contains(.writeWithoutResponse) else {
             throw .protocolViolation("characteristic \(characteristic.uuidString) takes no Write Command")
         }
-        guard let delivered = try await carry(value, characteristic: characteristic) else { return }
-        let handler = state.withLock { $0.up ? $0.serverEvents : nil }
-        guard let handler else { throw .disconnected }
-        handler(.written(characteristic, delivered))
+        try await carry(value, characteristic: characteristic) { [self] delivered throws(TransportError) in
+            let handler = state.withLock { $0.up ? $0.serverEvents : nil }
+            guard let handler else { throw .disconnected }
+            handler(.written(characteristic, delivered))
+        }
     }
 
     /// Server → client Handle Value Notification; not delivered if the client did not subscribe (as on air).
@@ -131,15 +143,18 @@ final class SimulatedLink: Sendable {
         guard definition.properties.contains(.notify) else {
             throw .protocolViolation("characteristic \(characteristic.uuidString) does not notify")
         }
-        guard let delivered = try await carry(value, characteristic: characteristic) else { return }
-        let handler = state.withLock { state in
-            state.up && state.subscribed.contains(characteristic) ? state.clientEvents : nil
+        try await carry(value, characteristic: characteristic) { [self] delivered throws(TransportError) in
+            let handler = state.withLock { state in
+                state.up && state.subscribed.contains(characteristic) ? state.clientEvents : nil
+            }
+            handler?(.notified(characteristic, delivered))
         }
-        handler?(.notified(characteristic, delivered))
     }
 
-    /// Applies faults and timing; returns the bytes to deliver, or nil when the PDU is swallowed.
-    private func carry(_ value: Data, characteristic: UUID) async throws(TransportError) -> Data? {
+    /// Applies faults and timing, then hands the bytes to `deliver` (not at all when the PDU is swallowed).
+    private func carry(
+        _ value: Data, characteristic: UUID, deliver: @escaping @Sendable (Data) throws(TransportError) -> Void
+    ) async throws(TransportError) {
         enum Fate { case deliver(Data), swallow, drop }
         let fate = try state.withLock { state throws(TransportError) -> Fate in
             guard state.up else { throw .disconnected }
@@ -161,10 +176,73 @@ final class SimulatedLink: Sendable {
             drop(notifyServer: true, notifyClient: true)
             throw .disconnected
         case .swallow:
-            return nil
+            return
         case .deliver(let bytes):
-            try await occupyAir(valueLength: bytes.count)
-            return bytes
+            let cost = configuration.cost(valueLength: bytes.count)
+            guard cost > .zero || configuration.connectionInterval != nil else { return try deliver(bytes) }
+            if Self.chunkCharacteristics.contains(characteristic) {
+                // Like a Write Command or Notification handed to a controller: the sender goes on once a transmit
+                // buffer is free; the bytes arrive when their air time is over, or are lost if the link drops.
+                try await sleep(until: enqueue(cost: cost, buffers: Self.transmitBuffers) { try? deliver(bytes) })
+            } else {
+                // Control PDUs (State, Ident) return once delivered, behind every chunk queued before them.
+                let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, TransportError>, Never>) in
+                    _ = enqueue(cost: cost, buffers: 0) {
+                        do throws(TransportError) {
+                            try deliver(bytes)
+                            continuation.resume(returning: .success(()))
+                        } catch {
+                            continuation.resume(returning: .failure(error))
+                        }
+                    }
+                }
+                try result.get()
+            }
+        }
+    }
+
+    /// Reserves the PDU's air time and queues its delivery; returns when the sender may go on: at once while
+    /// fewer than `buffers` PDUs are still on air, else when enough of them have gone.
+    private func enqueue(cost: Duration, buffers: Int, deliver: @escaping @Sendable () -> Void) -> ContinuousClock.Instant {
+        let now = ContinuousClock.now
+        let (startCourier, pending) = state.withLock { state -> (Bool, [ContinuousClock.Instant]) in
+            let start = Self.transmissionStart(
+                now: now, airFreeAt: state.airFreeAt, anchor: state.anchor, connectionInterval: configuration.connectionInterval)
+            state.airFreeAt = start + cost
+            state.queued.append(QueuedPDU(end: start + cost, deliver: deliver))
+            let startCourier = !state.courierRunning
+            state.courierRunning = true
+            return (startCourier, state.queued.lazy.map(\.end).filter { $0 > now })
+        }
+        if startCourier { Task { await self.runCourier() } }
+        return pending.count <= buffers ? now : pending[pending.count - buffers - 1]
+    }
+
+    /// Delivers queued PDUs in air order, each when its air time is over.
+    private func runCourier() async {
+        let clock = ContinuousClock()
+        while true {
+            let next = state.withLock { state -> QueuedPDU? in
+                guard let first = state.queued.first else {
+                    state.courierRunning = false
+                    return nil
+                }
+                return first
+            }
+            guard let next else { return }
+            try? await clock.sleep(until: next.end, tolerance: nil)
+            state.withLock { _ = $0.queued.removeFirst() }
+            next.deliver()
+        }
+    }
+
+    /// Cancellation throws `.closed`.
+    private func sleep(until deadline: ContinuousClock.Instant) async throws(TransportError) {
+        guard deadline > ContinuousClock.now else { return }
+        do {
+            try await ContinuousClock().sleep(until: deadline, tolerance: nil)
+        } catch {
+            throw .closed
         }
     }
 
