@@ -63,6 +63,7 @@ struct JSONParser {
         try enter()
         position += 1  // {
         let base = memberStack.count
+        if memberStack.capacity == 0 { memberStack.reserveCapacity(Self.initialStackCapacity) }
         defer { memberStack.removeSubrange(base...) }
         // Duplicate check: linear for small objects; past the threshold, the name → position index that the
         // object keeps anyway.
@@ -110,7 +111,7 @@ struct JSONParser {
             case UInt8(ascii: "}"):
                 position += 1
                 depth -= 1
-                return JSONObject(uncheckedMembers: Array(memberStack[base...]), index: index)
+                return JSONObject(uncheckedMembers: Self.takeFinished(&memberStack, from: base), index: index)
             default:
                 throw .unexpectedByte(offset: position, byte: bytes[position])
             }
@@ -121,6 +122,7 @@ struct JSONParser {
         try enter()
         position += 1  // [
         let base = elementStack.count
+        if elementStack.capacity == 0 { elementStack.reserveCapacity(Self.initialStackCapacity) }
         defer { elementStack.removeSubrange(base...) }
         skipWhitespace()
         if position < end, bytes[position] == UInt8(ascii: "]") {
@@ -140,9 +142,29 @@ struct JSONParser {
             case UInt8(ascii: "]"):
                 position += 1
                 depth -= 1
-                return Array(elementStack[base...])
+                return Self.takeFinished(&elementStack, from: base)
             default:
                 throw .unexpectedByte(offset: position, byte: bytes[position])
+            }
+        }
+    }
+
+    /// Room the stacks get on first use: a Disclosure (3 elements) or a small header fits without regrowing.
+    static let initialStackCapacity = 4
+
+    /// The finished container's entries, `stack[base...]`. The outermost open container hands over the stack's
+    /// own storage (one allocation fewer; the stack starts afresh). An inner one is copied out at its exact size:
+    /// never `Array(stack[base...])`, which can share the stack's buffer and make the removal that follows copy
+    /// the whole stack.
+    private static func takeFinished<Entry>(_ stack: inout [Entry], from base: Int) -> [Entry] {
+        if base == 0 {
+            defer { stack = [] }
+            return stack
+        }
+        return [Entry](unsafeUninitializedCapacity: stack.count - base) { buffer, initialized in
+            for entry in stack[base...] {
+                buffer.initializeElement(at: initialized, to: entry)
+                initialized += 1
             }
         }
     }
