@@ -8,8 +8,10 @@ struct DisclosureProcessor {
 
     private let disclosures: [Disclosure]
     private let algorithm: SDHashAlgorithm
-    private var indexByDigest: [String: Int] = [:]
+    private var indexByDigest: [DigestKey: Int] = [:]
+    /// Which Disclosures a digest referenced: a digest met twice finds its Disclosure referenced already.
     private var referenced: [Bool]
+    /// Digests met that have no Disclosure (decoys and undisclosed claims), for the duplicate rule (step 3.2.3).
     private var seen: Set<String> = []
     private let maxDepth: Int
     private let checkVCClaims: Bool
@@ -23,11 +25,10 @@ struct DisclosureProcessor {
         self.maxDepth = maxDepth
         self.checkVCClaims = checkVCClaims
         indexByDigest.reserveCapacity(disclosures.count)
-        seen.reserveCapacity(disclosures.count * 2 + 8)
-        for (index, disclosure) in disclosures.enumerated() {
-            let digest = disclosure.digest(algorithm)
-            // A second copy of the same Disclosure has the same digest: it stays unreferenced (step 5).
-            if indexByDigest[digest] == nil { indexByDigest[digest] = index }
+        // Last to first, so that of two copies of the same Disclosure (same digest) the first is indexed and the
+        // second stays unreferenced (step 5); one dictionary operation each.
+        for index in disclosures.indices.reversed() {
+            indexByDigest[algorithm.digestKey(of: disclosures[index].encoded)] = index
         }
     }
 
@@ -67,7 +68,8 @@ struct DisclosureProcessor {
         // Step 3.6: `_sd_alg` is dropped at the top level while copying (removing it afterwards re-indexes a large
         // object).
         for (key, value) in object where key != "_sd" && !(depth == 0 && key == "_sd_alg") {
-            result[key] = processValue(value, depth: depth)
+            // The names of a parsed object are unique: this always appends.
+            _ = result.appendIfAbsent(key) { processValue(value, depth: depth) }
         }
         guard let sd else { return result }
         guard let digests = sd.arrayValue else {
@@ -79,13 +81,8 @@ struct DisclosureProcessor {
                 errors.append(.sdNotArrayOfStrings)
                 continue
             }
-            guard seen.insert(digest).inserted else {
-                errors.append(.duplicateDigest(digest))
-                continue
-            }
             // Step 3.3.1: a digest without a Disclosure (decoy or not disclosed) is ignored.
-            guard let index = indexByDigest[digest] else { continue }
-            referenced[index] = true
+            guard let index = firstReference(digest) else { continue }
             guard let name = disclosures[index].claimName else {
                 errors.append(.arrayElementDisclosureInObject(digest))
                 continue
@@ -95,16 +92,32 @@ struct DisclosureProcessor {
                 continue
             }
             if depth == 0, name == "_sd_alg" { continue }  // step 3.6 removes it wherever it came from
-            if result.contains(name) {
-                errors.append(.claimNameCollision(name))
-                continue
+            // A colliding claim is neither checked further nor processed: its own digests stay unreferenced.
+            let claimValue = disclosures[index].claimValue
+            let appended = result.appendIfAbsent(name) {
+                if checkVCClaims, depth == 0, Self.nonDisclosableVCClaims.contains(name) {
+                    errors.append(.nonDisclosableClaim(name))
+                }
+                return processValue(claimValue, depth: depth)
             }
-            if checkVCClaims, depth == 0, Self.nonDisclosableVCClaims.contains(name) {
-                errors.append(.nonDisclosableClaim(name))
-            }
-            result[name] = processValue(disclosures[index].claimValue, depth: depth)
+            if !appended { errors.append(.claimNameCollision(name)) }
         }
         return result
+    }
+
+    /// The Disclosure `digest` references, when this is the first time the digest is met; nil for a digest with
+    /// no Disclosure. A digest met again is reported (step 3.2.3, "more than once") and also answers nil.
+    private mutating func firstReference(_ digest: String) -> Int? {
+        guard let key = DigestKey(text: digest), let index = indexByDigest[key] else {
+            if !seen.insert(digest).inserted { errors.append(.duplicateDigest(digest)) }
+            return nil
+        }
+        guard !referenced[index] else {
+            errors.append(.duplicateDigest(digest))
+            return nil
+        }
+        referenced[index] = true
+        return index
     }
 
     private mutating func processArray(_ array: [JSONValue], depth: Int) -> [JSONValue] {
@@ -120,13 +133,8 @@ struct DisclosureProcessor {
                 errors.append(.malformedArrayElementDigest)
                 continue
             }
-            guard seen.insert(digest).inserted else {
-                errors.append(.duplicateDigest(digest))
-                continue
-            }
             // Step 3.4: elements whose digest has no Disclosure are removed.
-            guard let index = indexByDigest[digest] else { continue }
-            referenced[index] = true
+            guard let index = firstReference(digest) else { continue }
             guard disclosures[index].claimName == nil else {
                 errors.append(.objectPropertyDisclosureInArray(digest))
                 continue

@@ -33,6 +33,18 @@ public enum SDHashAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
+    /// The index key of the digest of `text` (§4.2.3), built without a String.
+    func digestKey(of text: String) -> DigestKey {
+        var text = text
+        return text.withUTF8 { bytes in
+            switch self {
+            case .sha256: return SHA256.hash(data: UnsafeRawBufferPointer(bytes)).withUnsafeBytes(DigestKey.init(digest:))
+            case .sha384: return SHA384.hash(data: UnsafeRawBufferPointer(bytes)).withUnsafeBytes(DigestKey.init(digest:))
+            case .sha512: return SHA512.hash(data: UnsafeRawBufferPointer(bytes)).withUnsafeBytes(DigestKey.init(digest:))
+            }
+        }
+    }
+
     /// The algorithm named by a payload's `_sd_alg` (absent ⇒ sha-256, §4.1.1).
     static func of(payload: JSONObject) throws(SDJWTError) -> SDHashAlgorithm {
         guard let value = payload["_sd_alg"] else { return .sha256 }
@@ -46,39 +58,44 @@ public enum SDHashAlgorithm: String, Sendable, CaseIterable {
 enum DigestText {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
+    /// The length of the text of a `count`-byte digest.
+    static func length(ofDigest count: Int) -> Int { count / 3 * 4 + (count % 3 == 0 ? 0 : count % 3 + 1) }
+
     static func base64URL(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: length(ofDigest: bytes.count)) { out in encode(bytes, into: out) }
+    }
+
+    /// Writes the text of `bytes` into `out` (at least `length(ofDigest:)` long); returns its length.
+    static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let count = bytes.count
-        let length = count / 3 * 4 + (count % 3 == 0 ? 0 : count % 3 + 1)
         return alphabet.withUnsafeBufferPointer { table in
-            String(unsafeUninitializedCapacity: length) { out in
-                var written = 0
-                var index = 0
-                while index + 3 <= count {
-                    let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                    out[written] = table[Int(word >> 18 & 63)]
-                    out[written + 1] = table[Int(word >> 12 & 63)]
-                    out[written + 2] = table[Int(word >> 6 & 63)]
-                    out[written + 3] = table[Int(word & 63)]
-                    written += 4
-                    index += 3
-                }
-                switch count - index {
-                case 1:
-                    let word = UInt32(bytes[index]) << 16
-                    out[written] = table[Int(word >> 18 & 63)]
-                    out[written + 1] = table[Int(word >> 12 & 63)]
-                    written += 2
-                case 2:
-                    let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-                    out[written] = table[Int(word >> 18 & 63)]
-                    out[written + 1] = table[Int(word >> 12 & 63)]
-                    out[written + 2] = table[Int(word >> 6 & 63)]
-                    written += 3
-                default:
-                    break
-                }
-                return written
+            var written = 0
+            var index = 0
+            while index + 3 <= count {
+                let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                out[written] = table[Int(word >> 18 & 63)]
+                out[written + 1] = table[Int(word >> 12 & 63)]
+                out[written + 2] = table[Int(word >> 6 & 63)]
+                out[written + 3] = table[Int(word & 63)]
+                written += 4
+                index += 3
             }
+            switch count - index {
+            case 1:
+                let word = UInt32(bytes[index]) << 16
+                out[written] = table[Int(word >> 18 & 63)]
+                out[written + 1] = table[Int(word >> 12 & 63)]
+                written += 2
+            case 2:
+                let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+                out[written] = table[Int(word >> 18 & 63)]
+                out[written + 1] = table[Int(word >> 12 & 63)]
+                out[written + 2] = table[Int(word >> 6 & 63)]
+                written += 3
+            default:
+                break
+            }
+            return written
         }
     }
 }

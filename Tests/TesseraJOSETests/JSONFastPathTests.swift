@@ -67,6 +67,24 @@ struct JSONFastPathTests {
         #expect(object["first"] == .string("replaced"))
     }
 
+    @Test("appendIfAbsent appends a new name once, keeps an existing member and does not build its value", arguments: [4, 30])
+    func appendIfAbsent(_ size: Int) throws {
+        var object = JSONObject()
+        object.reserveCapacity(size)  // 30: past the index threshold, so the indexed path is taken
+        for index in 0..<size { #expect(object.appendIfAbsent("k\(index)") { .integer(Int64(index)) }) }
+        var built = 0
+        #expect(!object.appendIfAbsent("k2") {
+            built += 1
+            return "other"
+        })
+        #expect(built == 0)
+        #expect(object.count == size && object["k2"] == .integer(2))
+        #expect(object.appendIfAbsent("new") { "added" })
+        #expect(object.keys.last == "new" && object["new"] == "added" && object["k\(size - 1)"] == .integer(Int64(size - 1)))
+        object["k0"] = nil
+        #expect(object.appendIfAbsent("k0") { 0 } && object.keys.last == "k0" && object["new"] == "added")
+    }
+
     @Test("JSON from base64url: the value, a bad encoding, and bad JSON in a good encoding")
     func fromBase64URL() throws {
         let encoded = Base64URL.encode(Array(#"["salt","name",{"x":1}]"#.utf8))

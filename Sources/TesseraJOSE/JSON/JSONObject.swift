@@ -74,6 +74,24 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         }
     }
 
+    /// Appends a member named `key` with the value `makeValue` returns, unless the object has one of that name
+    /// already (then `makeValue` is not called). Returns whether it appended. One name lookup, where a
+    /// `contains` followed by a subscript set takes two (in an indexed object: two hashes of the name).
+    public mutating func appendIfAbsent(_ key: String, _ makeValue: () -> JSONValue) -> Bool {
+        if index != nil {
+            // The name is claimed with its future position; a name already present keeps its own.
+            if let existing = index?.updateValue(storage.count, forKey: key) {
+                index?[key] = existing
+                return false
+            }
+            storage.append((key, makeValue()))
+            return true
+        }
+        guard position(of: key) == nil else { return false }
+        append(key, makeValue())
+        return true
+    }
+
     /// Member names in order.
     public var keys: [String] { storage.map(\.key) }
     /// Members in order.
