@@ -50,6 +50,14 @@ struct DisclosureProcessor {
         }
     }
 
+    /// Neither an object nor an array: nothing in it can be a digest.
+    private static func isPlain(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object, .array: return false
+        default: return true
+        }
+    }
+
     private mutating func tooDeep(_ depth: Int) -> Bool {
         guard depth > maxDepth else { return false }
         if !depthExceeded {
@@ -62,6 +70,8 @@ struct DisclosureProcessor {
     private mutating func processObject(_ object: JSONObject, depth: Int) -> JSONObject {
         if tooDeep(depth) { return JSONObject() }
         let sd = object["_sd"]
+        // An object with no digests and only plain values (a JWK, an address) has nothing to replace: kept as is.
+        if sd == nil, depth > 0, object.allSatisfy({ Self.isPlain($0.value) }) { return object }
         var result = JSONObject()
         // Room for every plain member and every digest that may be disclosed, so the object grows once.
         result.reserveCapacity(object.count + (sd?.arrayValue?.count ?? 0))
