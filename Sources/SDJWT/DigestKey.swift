@@ -33,7 +33,9 @@ struct DigestKey: Hashable {
         guard lhs.count == rhs.count else { return false }
         return withUnsafeBytes(of: lhs.words) { l in
             withUnsafeBytes(of: rhs.words) { r in
-                (0..<capacity / 8).allSatisfy { l.load(fromByteOffset: $0 * 8, as: UInt64.self) == r.load(fromByteOffset: $0 * 8, as: UInt64.self) }
+                (0..<capacity / 8).allSatisfy { word in
+                    l.load(fromByteOffset: word * 8, as: UInt64.self) == r.load(fromByteOffset: word * 8, as: UInt64.self)
+                }
             }
         }
     }

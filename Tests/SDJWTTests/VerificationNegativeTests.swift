@@ -128,6 +128,10 @@ struct VerificationNegativeTests {
             Forge.payload(["nationalities": [["...": .string(element.digest())]], "x": ["_sd": [.string(element.digest())]]]),
             [element])
         await expectOnly(text, .duplicateDigest(element.digest()))
+        // A digest with no Disclosure (a decoy) met twice is a duplicate too.
+        let decoy = SDHashAlgorithm.sha256.base64URLDigest(of: "decoy")
+        await expectOnly(
+            try Forge.sdJWT(Forge.payload(["_sd": [.string(decoy)], "y": ["_sd": [.string(decoy)]]]), []), .duplicateDigest(decoy))
     }
 
     @Test("§7.1 step 5: a Disclosure referenced nowhere (also: the same Disclosure sent twice)")
