@@ -8,8 +8,10 @@ import TesseraJOSE
 /// The base64url string is kept exactly as received: its digest (§4.2.3) is taken over that string, never over a
 /// re-encoding of the decoded array.
 public struct Disclosure: Sendable, Hashable {
-    /// The base64url string as received or as issued.
-    public let encoded: String
+    /// The base64url string as received or as issued. A parsed Disclosure keeps it as a slice of the text it was
+    /// parsed from (an SD-JWT's Disclosures share the presentation's storage instead of each holding a copy).
+    public var encoded: String { String(text) }
+    private let text: Substring
     /// The salt (§4.2.1).
     public let salt: String
     /// The claim name of an object property Disclosure; nil for an array element Disclosure.
@@ -20,7 +22,7 @@ public struct Disclosure: Sendable, Hashable {
     /// Parses a Disclosure string (§4.2). Only its form is checked here; the rules that depend on where its digest
     /// is referenced (§7.1 step 3) belong to verification.
     public init(parsing text: some StringProtocol, limits: JSONLimits = .default) throws(SDJWTError) {
-        let encoded = String(text)
+        let encoded = Substring(text)
         // The decoded JSON is only read once, so it stays in a temporary buffer; `encoded` is what is hashed.
         let parsed: Result<JSONValue, JSONError>
         do {
@@ -40,7 +42,7 @@ public struct Disclosure: Sendable, Hashable {
             self.claimName = nil
             self.claimValue = elements[1]
         }
-        self.encoded = encoded
+        self.text = encoded
         self.salt = salt
     }
 
@@ -49,7 +51,7 @@ public struct Disclosure: Sendable, Hashable {
         var array: [JSONValue] = [.string(salt)]
         if let claimName { array.append(.string(claimName)) }
         array.append(claimValue)
-        self.encoded = Base64URL.encode(JSONValue.array(array).serialized())
+        self.text = Substring(Base64URL.encode(JSONValue.array(array).serialized()))
         self.salt = salt
         self.claimName = claimName
         self.claimValue = claimValue
@@ -64,12 +66,15 @@ public struct Disclosure: Sendable, Hashable {
 
     /// base64url of the hash of the ASCII Disclosure string (§4.2.3).
     public func digest(_ algorithm: SDHashAlgorithm = .sha256) -> String {
-        algorithm.base64URLDigest(of: encoded)
+        algorithm.base64URLDigest(of: text)
     }
 
     /// Equality is that of the exact strings.
-    public static func == (lhs: Disclosure, rhs: Disclosure) -> Bool { lhs.encoded == rhs.encoded }
-    public func hash(into hasher: inout Hasher) { hasher.combine(encoded) }
+    public static func == (lhs: Disclosure, rhs: Disclosure) -> Bool { lhs.text == rhs.text }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+
+    /// The index key of this Disclosure's digest (`DisclosureProcessor`), taken over the text in place.
+    func digestKey(_ algorithm: SDHashAlgorithm) -> DigestKey { algorithm.digestKey(of: text) }
 }
 
 /// Salts (§4.2.1, §9.3): at least 128 bits from the injected random source, base64url-encoded.

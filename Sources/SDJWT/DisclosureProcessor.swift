@@ -28,7 +28,7 @@ struct DisclosureProcessor {
         // Last to first, so that of two copies of the same Disclosure (same digest) the first is indexed and the
         // second stays unreferenced (step 5); one dictionary operation each.
         for index in disclosures.indices.reversed() {
-            indexByDigest[algorithm.digestKey(of: disclosures[index].encoded)] = index
+            indexByDigest[disclosures[index].digestKey(algorithm)] = index
         }
     }
 

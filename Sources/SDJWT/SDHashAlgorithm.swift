@@ -20,8 +20,14 @@ public enum SDHashAlgorithm: String, Sendable, CaseIterable {
 
     /// base64url(digest(ASCII(text))): the form of Disclosure digests (§4.2.3) and `sd_hash` (§4.3.1).
     public func base64URLDigest(of text: some StringProtocol) -> String {
-        var contiguous = String(text)
-        return contiguous.withUTF8 { bytes in base64URLDigest(UnsafeRawBufferPointer(bytes)) }
+        Self.withUTF8(text) { bytes in base64URLDigest(bytes) }
+    }
+
+    /// `text`'s UTF-8 in place when its storage is contiguous (a String or a slice of one), copied otherwise.
+    static func withUTF8<Result>(_ text: some StringProtocol, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+        var copy = String(text)
+        return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
     /// base64url(digest(bytes)), encoded straight from the digest's storage (this runs once per Disclosure).
@@ -34,13 +40,12 @@ public enum SDHashAlgorithm: String, Sendable, CaseIterable {
     }
 
     /// The index key of the digest of `text` (§4.2.3), built without a String.
-    func digestKey(of text: String) -> DigestKey {
-        var text = text
-        return text.withUTF8 { bytes in
+    func digestKey(of text: some StringProtocol) -> DigestKey {
+        Self.withUTF8(text) { bytes in
             switch self {
-            case .sha256: return SHA256.hash(data: UnsafeRawBufferPointer(bytes)).withUnsafeBytes(DigestKey.init(digest:))
-            case .sha384: return SHA384.hash(data: UnsafeRawBufferPointer(bytes)).withUnsafeBytes(DigestKey.init(digest:))
-            case .sha512: return SHA512.hash(data: UnsafeRawBufferPointer(bytes)).withUnsafeBytes(DigestKey.init(digest:))
+            case .sha256: return SHA256.hash(data: bytes).withUnsafeBytes(DigestKey.init(digest:))
+            case .sha384: return SHA384.hash(data: bytes).withUnsafeBytes(DigestKey.init(digest:))
+            case .sha512: return SHA512.hash(data: bytes).withUnsafeBytes(DigestKey.init(digest:))
             }
         }
     }

@@ -83,6 +83,6 @@ extension SDJWT {
         for disclosure in disclosures { input += disclosure.encoded + "~" }
         return try SDJWT(
             issuerSignedJWT: jwts[0], additionalIssuerSignatures: Array(jwts.dropFirst()), disclosures: disclosures,
-            keyBindingJWT: keyBindingJWT, sdHashInput: input, serialization: serialization)
+            keyBindingJWT: keyBindingJWT, sdHashInput: input[...], serialization: serialization)
     }
 }

@@ -27,11 +27,13 @@ public struct SDJWT: Sendable {
     /// The Issuer-signed JWT payload.
     public let payload: JSONObject
     /// `<Issuer-signed JWT>~<Disclosure 1>~…~<Disclosure N>~`, exactly as received: the input of `sd_hash`.
-    public let sdHashInput: String
+    public var sdHashInput: String { String(sdHashInputText) }
+    /// `sdHashInput` as a slice of the parsed text (not copied): what the verifier hashes.
+    let sdHashInputText: Substring
     public let serialization: Serialization
 
     /// The compact serialization: `sdHashInput` followed by the KB-JWT, if any.
-    public var compact: String { sdHashInput + (keyBindingJWT?.compact ?? "") }
+    public var compact: String { String(sdHashInputText) + (keyBindingJWT?.compact ?? "") }
 
     /// `_sd_alg` of the payload (sha-256 when absent).
     public func hashAlgorithm() throws(SDJWTError) -> SDHashAlgorithm { try SDHashAlgorithm.of(payload: payload) }
@@ -87,7 +89,7 @@ public struct SDJWT: Sendable {
         let keyBindingJWT = afterLast < text.endIndex ? try Self.keyBindingJWT(text[afterLast...], limits: limits) : nil
         try self.init(
             issuerSignedJWT: jwt, additionalIssuerSignatures: [], disclosures: disclosures,
-            keyBindingJWT: keyBindingJWT, sdHashInput: String(text[..<afterLast]), serialization: .compact)
+            keyBindingJWT: keyBindingJWT, sdHashInput: text[..<afterLast], serialization: .compact)
     }
 
     /// Offsets of every `~` in `bytes`, found with `memchr`: counted first (checked against the Disclosure limit
@@ -135,12 +137,12 @@ public struct SDJWT: Sendable {
         for disclosure in disclosures { input += disclosure.encoded + "~" }
         try self.init(
             issuerSignedJWT: issuerSignedJWT, additionalIssuerSignatures: [], disclosures: disclosures,
-            keyBindingJWT: keyBindingJWT, sdHashInput: input, serialization: .compact)
+            keyBindingJWT: keyBindingJWT, sdHashInput: input[...], serialization: .compact)
     }
 
     init(
         issuerSignedJWT: CompactJWS, additionalIssuerSignatures: [CompactJWS], disclosures: [Disclosure],
-        keyBindingJWT: CompactJWS?, sdHashInput: String, serialization: Serialization
+        keyBindingJWT: CompactJWS?, sdHashInput: Substring, serialization: Serialization
     ) throws(SDJWTError) {
         do {
             self.payload = try issuerSignedJWT.payloadJSON()
@@ -151,7 +153,7 @@ public struct SDJWT: Sendable {
         self.additionalIssuerSignatures = additionalIssuerSignatures
         self.disclosures = disclosures
         self.keyBindingJWT = keyBindingJWT
-        self.sdHashInput = sdHashInput
+        self.sdHashInputText = sdHashInput
         self.serialization = serialization
     }
 
@@ -167,7 +169,7 @@ public struct SDJWT: Sendable {
         disclosures = other.disclosures
         self.keyBindingJWT = keyBindingJWT
         payload = other.payload
-        sdHashInput = other.sdHashInput
+        sdHashInputText = other.sdHashInputText
         serialization = other.serialization
     }
 

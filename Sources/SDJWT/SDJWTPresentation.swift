@@ -71,7 +71,7 @@ public enum SDJWTPresentation {
             "iat": .integer(Int64(clock.now().timeIntervalSince1970.rounded(.down))),
             "aud": .string(audience),
             "nonce": .string(nonce),
-            "sd_hash": .string(algorithm.base64URLDigest(of: presented.sdHashInput)),
+            "sd_hash": .string(algorithm.base64URLDigest(of: presented.sdHashInputText)),
         ]
         do {
             let kbJWT = try CompactJWS.sign(header: ["typ": "kb+jwt"], claims: claims, key: holderKey)

@@ -202,7 +202,7 @@ public struct SDJWTVerifier: Sendable {
 
         // Step 4.7, §4.3.1: over the presented text exactly.
         if let sdHash = payload["sd_hash"]?.stringValue {
-            let expected = algorithm.base64URLDigest(of: sdJWT.sdHashInput)
+            let expected = algorithm.base64URLDigest(of: sdJWT.sdHashInputText)
             if !Self.constantTimeEqual(sdHash, expected) { errors.append(.sdHashMismatch) }
         } else {
             errors.append(.keyBindingClaimMissing("sd_hash"))
