@@ -61,16 +61,23 @@ public struct COSEKey: Sendable, Equatable {
         if let algorithm { try Self.check(algorithm, against: self.material) }
     }
 
+    /// The most labels a COSE_Key read from outside may have (RFC 9052 §7 defines seven; the rest are extensions).
+    static let maxLabels = 32
+
     /// A key read from a COSE_Key map.
     public init(cbor: CBOR) throws(COSEError) {
         guard case .map(let map) = cbor else { throw .invalidKey("COSE_Key must be a map, found \(cbor.kindName)") }
-        var seen = Set<CBOR>()
-        for entry in map.entries {
+        // A COSE_Key has a handful of labels: each is compared with those before it (no set to build and hash).
+        let entries = map.entries
+        for (position, entry) in entries.enumerated() {
             switch entry.key {
             case .unsigned, .negative, .text: break
             default: throw .invalidKey("COSE_Key label must be an integer or text string, found \(entry.key.kindName)")
             }
-            guard seen.insert(entry.key).inserted else { throw .invalidKey("COSE_Key label appears twice") }
+            guard position < Self.maxLabels else { throw .invalidKey("COSE_Key has more than \(Self.maxLabels) labels") }
+            guard !entries[..<position].contains(where: { $0.key == entry.key }) else {
+                throw .invalidKey("COSE_Key label appears twice")
+            }
         }
 
         func bytes(_ label: CBOR, _ name: String) throws(COSEError) -> Data? {

@@ -165,6 +165,16 @@ struct COSEKeyTests {
             Issue.record("truncated COSE_Key accepted")
         }
         if case .invalidKey? = coseError({ _ = try COSEKey(cbor: [1, 2]) }) {} else { Issue.record("array accepted as COSE_Key") }
+        // A label twice (a map built in code; the decoder refuses duplicate keys before this), and too many labels.
+        let twice = key([(1, 2), (-1, 1), (-2, .bytes(x)), (-3, .bytes(y)), (-1, 1)])
+        #expect(coseError { _ = try COSEKey(cbor: twice) } == .invalidKey("COSE_Key label appears twice"))
+        let extensions = (0..<40).map { (CBOR.text("ext\($0)"), CBOR.bool(true)) }
+        #expect(
+            coseError { _ = try COSEKey(cbor: key([(1, 2), (-1, 1), (-2, .bytes(x)), (-3, .bytes(y))] + extensions)) }
+                == .invalidKey("COSE_Key has more than 32 labels"))
+        // Extension labels within the limit are ignored.
+        let extended = try COSEKey(cbor: key([(1, 2), (-1, 1), (-2, .bytes(x)), (-3, .bytes(y))] + extensions.prefix(20)))
+        if case .ec2(_, x, y, nil) = extended.material {} else { Issue.record("extension labels changed the key") }
     }
 
     @Test("descriptions never contain key material")

@@ -93,12 +93,20 @@ public enum DeviceResponseGenerator {
             deviceSigned: DeviceSigned(nameSpaces: deviceNameSpaces, deviceAuth: deviceAuth))
     }
 
-    /// `DeviceNameSpaces` with no device-signed element: the bytes of `{}` and the empty map they hold.
+    /// `DeviceNameSpaces` with no device-signed element: the bytes of `{}` and the empty map they hold, made once
+    /// (every response carries them).
     static func emptyDeviceNameSpaces() throws(MDocError) -> EncodedCBOR<[String: [String: CBOR]]> {
+        try emptyDeviceNameSpacesOnce.get()
+    }
+
+    private static let emptyDeviceNameSpacesOnce = Result { () throws(MDocError) in
         try EncodedCBOR.decode(
             CBOR.map(CBORMap()).encoded(), malformed: { MDocError.malformed(structure: "DeviceNameSpaces", $0) },
-            reading: { (_) throws(MDocError) in [:] })
+            reading: { (_) throws(MDocError) in [String: [String: CBOR]]() })
     }
+
+    /// The DeviceSignature protected header `{1: -7}`, encoded once; other algorithms are encoded when used.
+    private static let es256ProtectedHeader = COSEProtectedHeader(COSEHeaders(algorithm: .es256))
 
     /// DeviceSignature or DeviceMac over the detached DeviceAuthenticationBytes (§9.1.3.4–9.1.3.6).
     static func authenticate(
@@ -106,7 +114,7 @@ public enum DeviceResponseGenerator {
     ) async throws(MDocError) -> DeviceAuth {
         switch mode {
         case .signature:
-            let protected = COSEProtectedHeader(COSEHeaders(algorithm: key.algorithm))
+            let protected = key.algorithm == .es256 ? es256ProtectedHeader : COSEProtectedHeader(COSEHeaders(algorithm: key.algorithm))
             let toBeSigned = COSEToBeSigned.signature1(bodyProtected: protected.rawBytes, externalAAD: Data(), payload: payload)
             let signature: Data
             do {
