@@ -23,25 +23,26 @@ public struct Disclosure: Sendable, Hashable {
     /// is referenced (§7.1 step 3) belong to verification.
     public init(parsing text: some StringProtocol, limits: JSONLimits = .default) throws(SDJWTError) {
         let encoded = Substring(text)
-        // The decoded JSON is only read once, so it stays in a temporary buffer; `encoded` is what is hashed.
-        let parsed: Result<JSONValue, JSONError>
+        // The decoded JSON is only read once, so it stays in a temporary buffer and the array is never built;
+        // `encoded` is what is hashed.
+        let parsed: Result<JSONShortArray?, JSONError>
         do {
-            parsed = try JSONValue.parse(base64URL: encoded, limits: limits)
+            parsed = try JSONValue.parseShortArray(base64URL: encoded, limits: limits)
         } catch {
             throw .disclosureNotBase64URL
         }
-        guard case .success(let value) = parsed else { throw .disclosureNotJSONArray }
-        guard let elements = value.arrayValue else { throw .disclosureNotJSONArray }
-        guard elements.count == 2 || elements.count == 3 else { throw .disclosureWrongElementCount(elements.count) }
-        guard let salt = elements[0].stringValue else { throw .disclosureSaltNotString }
+        guard case .success(let array) = parsed, let elements = array else { throw .disclosureNotJSONArray }
+        guard elements.count == 2 || elements.count == 3, let value = elements[elements.count - 1] else {
+            throw .disclosureWrongElementCount(elements.count)
+        }
+        guard let salt = elements[0]?.stringValue else { throw .disclosureSaltNotString }
         if elements.count == 3 {
-            guard let name = elements[1].stringValue else { throw .disclosureClaimNameNotString }
+            guard let name = elements[1]?.stringValue else { throw .disclosureClaimNameNotString }
             self.claimName = name
-            self.claimValue = elements[2]
         } else {
             self.claimName = nil
-            self.claimValue = elements[1]
         }
+        self.claimValue = value
         self.text = encoded
         self.salt = salt
     }

@@ -67,12 +67,14 @@ struct VerificationNegativeTests {
         await expectOnly(try Forge.sdJWT(Forge.payload()) + "WyJh+Il0~", .disclosureNotBase64URL)
     }
 
-    @Test("§4.2: Disclosure not a JSON array", arguments: [#"{"a":1}"#, "not json", "\"s\""])
+    @Test("§4.2: Disclosure not a JSON array", arguments: [#"{"a":1}"#, "not json", "\"s\"", #"["s","n""#, #"["s","n",1] 2"#])
     func disclosureNotArray(_ json: String) async throws {
         await expectOnly(try Forge.sdJWT(Forge.payload()) + Base64URL.encode(Data(json.utf8)) + "~", .disclosureNotJSONArray)
     }
 
-    @Test("§4.2: Disclosure with 1 or 4 elements", arguments: [(#"["s"]"#, 1), (#"["s","n","v","x"]"#, 4)])
+    @Test("§4.2: Disclosure with 0, 1, 4 or 6 elements", arguments: [
+        (#"[]"#, 0), (#"["s"]"#, 1), (#"["s","n","v","x"]"#, 4), (#"["s","n","v",[1],{"a":2},6]"#, 6),
+    ])
     func disclosureElementCount(_ json: String, _ count: Int) async throws {
         await expectOnly(
             try Forge.sdJWT(Forge.payload()) + Base64URL.encode(Data(json.utf8)) + "~", .disclosureWrongElementCount(count))

@@ -85,6 +85,23 @@ struct JSONFastPathTests {
         #expect(object.appendIfAbsent("k0") { 0 } && object.keys.last == "k0" && object["new"] == "added")
     }
 
+    @Test("A short array keeps its first three elements and counts the rest; JSON that is not an array is nil")
+    func shortArray() throws {
+        func parse(_ json: String) throws -> JSONShortArray? {
+            try JSONValue.parseShortArray(base64URL: Base64URL.encode(Array(json.utf8))).get()
+        }
+        let five = try #require(try parse(#" ["a", {"b":[1]}, null, 4, [5] ] "#))
+        #expect(five.count == 5)
+        #expect(five[0] == "a" && five[1] == ["b": [1]] && five[2] == .null && five[3] == nil && five[-1] == nil)
+        let empty = try #require(try parse("[]"))
+        #expect(empty.count == 0 && empty[0] == nil)
+        #expect(try parse(#"{"a":1}"#) == nil && parse("7") == nil)
+        #expect(throws: JSONError.unexpectedEnd(offset: 4)) { _ = try parse("[1, ") }
+        #expect(throws: JSONError.trailingContent(offset: 4)) { _ = try parse("[1] 2") }
+        #expect(throws: JSONError.trailingContent(offset: 3)) { _ = try parse("{} 2") }
+        #expect(throws: JOSEError.invalidBase64URL) { _ = try JSONValue.parseShortArray(base64URL: "a") }
+    }
+
     @Test("JSON from base64url: the value, a bad encoding, and bad JSON in a good encoding")
     func fromBase64URL() throws {
         let encoded = Base64URL.encode(Array(#"["salt","name",{"x":1}]"#.utf8))

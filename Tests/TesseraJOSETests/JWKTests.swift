@@ -72,6 +72,23 @@ struct JWKTests {
         #expect(signingKey.publicJWK == jwk.publicJWK)
     }
 
+    @Test("a parsed EC JWK verifies with the key its point check imported, also after publicJWK and with(kid:)", arguments: 0..<3)
+    func parsedECKeyVerifies(_ kind: Int) throws {
+        let signingKey: JWSSigningKey
+        switch kind {
+        case 0: signingKey = .es256(P256.Signing.PrivateKey())
+        case 1: signingKey = .es384(P384.Signing.PrivateKey())
+        default: signingKey = .es512(P521.Signing.PrivateKey())
+        }
+        let jws = try CompactJWS.sign(header: [:], payload: Data("p".utf8), key: signingKey)
+        let parsed = try JWK(parsing: signingKey.publicJWK.jsonObject.serialized())
+        for jwk in [parsed, parsed.publicJWK, parsed.with(kid: "k")] {
+            try jws.verify(with: JWSVerificationKey(jwk: jwk))
+        }
+        let other = try JWK(parsing: JWSSigningKey.es256(P256.Signing.PrivateKey()).publicJWK.jsonObject.serialized())
+        if kind == 0 { #expect(throws: JOSEError.self) { try jws.verify(with: JWSVerificationKey(jwk: other)) } }
+    }
+
     @Test("RSA public keys convert both ways and keep n, e")
     func rsa() throws {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)

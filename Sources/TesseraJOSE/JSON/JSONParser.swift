@@ -24,6 +24,26 @@ struct JSONParser {
         return value
     }
 
+    /// A top-level array read into a `JSONShortArray` (no array built); nil when the text is JSON but not an array.
+    static func parseShortArray(
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits
+    ) throws(JSONError) -> JSONShortArray? {
+        guard bytes.count <= limits.maxBytes else { throw .tooLarge(size: bytes.count, limit: limits.maxBytes) }
+        var parser = JSONParser(bytes: bytes, end: bytes.count, maxDepth: limits.maxDepth)
+        parser.skipWhitespace()
+        var array: JSONShortArray? = nil
+        if parser.position < parser.end, bytes[parser.position] == UInt8(ascii: "[") {
+            var elements = JSONShortArray()
+            try parser.readArray { _, element in elements.append(element) }
+            array = elements
+        } else {
+            _ = try parser.parseValue()
+        }
+        parser.skipWhitespace()
+        guard parser.position == parser.end else { throw .trailingContent(offset: parser.position) }
+        return array
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>, end: Int, maxDepth: Int) {
         self.bytes = bytes
         self.end = end
@@ -119,20 +139,27 @@ struct JSONParser {
     }
 
     private mutating func parseArray() throws(JSONError) -> [JSONValue] {
-        try enter()
-        position += 1  // [
         let base = elementStack.count
         if elementStack.capacity == 0 { elementStack.reserveCapacity(Self.initialStackCapacity) }
         defer { elementStack.removeSubrange(base...) }
+        try readArray { parser, element in parser.elementStack.append(element) }
+        if elementStack.count == base { return [] }
+        return Self.takeFinished(&elementStack, from: base)
+    }
+
+    /// Reads `[ elements ]`, handing each element to `take` as soon as it is parsed.
+    private mutating func readArray(_ take: (inout Self, JSONValue) -> Void) throws(JSONError) {
+        try enter()
+        position += 1  // [
         skipWhitespace()
         if position < end, bytes[position] == UInt8(ascii: "]") {
             position += 1
             depth -= 1
-            return []
+            return
         }
         while true {
             let element = try parseValue()
-            elementStack.append(element)
+            take(&self, element)
             skipWhitespace()
             guard position < end else { throw .unexpectedEnd(offset: position) }
             switch bytes[position] {
@@ -142,7 +169,7 @@ struct JSONParser {
             case UInt8(ascii: "]"):
                 position += 1
                 depth -= 1
-                return Self.takeFinished(&elementStack, from: base)
+                return
             default:
                 throw .unexpectedByte(offset: position, byte: bytes[position])
             }

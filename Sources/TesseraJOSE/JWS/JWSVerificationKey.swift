@@ -20,6 +20,12 @@ public enum JWSVerificationKey: Sendable {
         if let ops = jwk.keyOperations, !ops.contains("verify") { throw .invalidJWK("key_ops does not allow verify") }
         switch jwk.material {
         case .ec(let curve, _, _, _):
+            switch jwk.ecPublicKey {
+            case .p256(let key): self = .es256(key); return
+            case .p384(let key): self = .es384(key); return
+            case .p521(let key): self = .es512(key); return
+            case nil: break
+            }
             guard let point = jwk.uncompressedPoint else { throw .invalidJWK("no EC point") }
             do {
                 switch curve {

@@ -12,6 +12,9 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
     public let jsonObject: JSONObject
     /// The validated key material.
     let material: Material
+    /// The public key of a parsed EC JWK, imported by the point check (nil for JWKs built from swift-crypto keys
+    /// and other key types).
+    let ecPublicKey: ECPublicKey?
 
     enum Material: Sendable, Hashable {
         case ec(ECCurve, x: Data, y: Data, d: Data?)
@@ -36,7 +39,9 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
             var point = Data([0x04])
             point.append(x)
             point.append(y)
-            guard curve.isValidPoint(point) else { throw .invalidJWK("x, y is not a point on \(crv)") }
+            guard let publicKey = curve.publicKey(x963: point) else {
+                throw .invalidJWK("x, y is not a point on \(crv)")
+            }
             var d: Data? = nil
             if json.contains("d") {
                 let scalar = try Self.fixedSizeMember(json, "d", size: curve.coordinateSize)
@@ -46,6 +51,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
                 d = scalar
             }
             material = .ec(curve, x: x, y: y, d: d)
+            ecPublicKey = publicKey
         case "OKP":
             let crv = try Self.requiredString(json, "crv")
             guard let curve = OKPCurve(rawValue: crv) else { throw .unsupportedCurve(crv) }
@@ -61,6 +67,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
                 d = secret
             }
             material = .okp(curve, x: x, d: d)
+            ecPublicKey = nil
         case "RSA":
             let n = try Self.base64URLMember(json, "n")
             let e = try Self.base64URLMember(json, "e")
@@ -68,6 +75,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
             guard e.contains(where: { $0 != 0 }) else { throw .invalidJWK("e is zero") }
             let hasPrivate = Self.privateMembers.contains { json.contains($0) }
             material = .rsa(n: n, e: e, hasPrivateMembers: hasPrivate)
+            ecPublicKey = nil
         default:
             throw .unsupportedKeyType(kty)
         }
@@ -86,9 +94,10 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
         try self.init(json: object)
     }
 
-    init(validated json: JSONObject, material: Material) {
+    init(validated json: JSONObject, material: Material, ecPublicKey: ECPublicKey? = nil) {
         self.jsonObject = json
         self.material = material
+        self.ecPublicKey = ecPublicKey
     }
 
     // MARK: Members
@@ -120,14 +129,14 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
         case .okp(let curve, let x, _): stripped = .okp(curve, x: x, d: nil)
         case .rsa(let n, let e, _): stripped = .rsa(n: n, e: e, hasPrivateMembers: false)
         }
-        return JWK(validated: object, material: stripped)
+        return JWK(validated: object, material: stripped, ecPublicKey: ecPublicKey)
     }
 
     /// This JWK with `kid` set (or removed when nil), other members unchanged.
     public func with(kid: String?) -> JWK {
         var object = jsonObject
         object["kid"] = kid.map(JSONValue.string)
-        return JWK(validated: object, material: material)
+        return JWK(validated: object, material: material, ecPublicKey: ecPublicKey)
     }
 
     // MARK: RFC 7638 thumbprint

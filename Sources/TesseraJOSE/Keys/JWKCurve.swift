@@ -16,12 +16,13 @@ enum ECCurve: String, Sendable, Hashable {
         }
     }
 
-    /// Whether 04 || x || y is a point on the curve (swift-crypto validates on import).
-    func isValidPoint(_ x963: Data) -> Bool {
+    /// The public key at 04 || x || y, or nil when that is not a point on the curve (swift-crypto validates on
+    /// import).
+    func publicKey(x963: Data) -> ECPublicKey? {
         switch self {
-        case .p256: return (try? P256.Signing.PublicKey(x963Representation: x963)) != nil
-        case .p384: return (try? P384.Signing.PublicKey(x963Representation: x963)) != nil
-        case .p521: return (try? P521.Signing.PublicKey(x963Representation: x963)) != nil
+        case .p256: return (try? P256.Signing.PublicKey(x963Representation: x963)).map(ECPublicKey.p256)
+        case .p384: return (try? P384.Signing.PublicKey(x963Representation: x963)).map(ECPublicKey.p384)
+        case .p521: return (try? P521.Signing.PublicKey(x963Representation: x963)).map(ECPublicKey.p521)
         }
     }
 
@@ -34,6 +35,14 @@ enum ECCurve: String, Sendable, Hashable {
         case .p521: return (try? P521.Signing.PrivateKey(rawRepresentation: d))?.publicKey.x963Representation
         }
     }
+}
+
+/// An EC public key as imported when its JWK was validated: the point-on-curve check already built it, so a JWK
+/// used to verify is not imported a second time.
+enum ECPublicKey: Sendable {
+    case p256(P256.Signing.PublicKey)
+    case p384(P384.Signing.PublicKey)
+    case p521(P521.Signing.PublicKey)
 }
 
 /// Curves of `kty: OKP` (RFC 8037 §2) with their key sizes.
