@@ -40,7 +40,10 @@ struct DigestKey: Hashable {
         }
     }
 
+    /// The first 16 characters only: a digest's base64url text is uniformly spread, so they already carry 96 bits
+    /// (equal keys still have equal hashes, and `==` compares every character).
     func hash(into hasher: inout Hasher) {
-        withUnsafeBytes(of: words) { raw in hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw[..<count])) }
+        hasher.combine(words.0)
+        hasher.combine(words.1)
     }
 }
