@@ -94,8 +94,12 @@ extension COSEKey {
 }
 
 extension P256.KeyAgreement.PublicKey {
-    /// The public key of an EC2 P-256 COSE_Key.
+    /// The public key of an EC2 P-256 COSE_Key (the one its check imported, when it has one).
     public init(coseKey: COSEKey) throws(COSEError) {
+        if case .p256(let key)? = coseKey.agreementKey {
+            self = key
+            return
+        }
         let point = try coseKey.ec2Point(on: .p256)
         self = try cryptoKey("P-256 public key") { try Self(x963Representation: point) }
     }
@@ -154,8 +158,12 @@ extension COSEKey {
 }
 
 extension P384.KeyAgreement.PublicKey {
-    /// The public key of an EC2 P-384 COSE_Key.
+    /// The public key of an EC2 P-384 COSE_Key (the one its check imported, when it has one).
     public init(coseKey: COSEKey) throws(COSEError) {
+        if case .p384(let key)? = coseKey.agreementKey {
+            self = key
+            return
+        }
         let point = try coseKey.ec2Point(on: .p384)
         self = try cryptoKey("P-384 public key") { try Self(x963Representation: point) }
     }
@@ -214,8 +222,12 @@ extension COSEKey {
 }
 
 extension P521.KeyAgreement.PublicKey {
-    /// The public key of an EC2 P-521 COSE_Key.
+    /// The public key of an EC2 P-521 COSE_Key (the one its check imported, when it has one).
     public init(coseKey: COSEKey) throws(COSEError) {
+        if case .p521(let key)? = coseKey.agreementKey {
+            self = key
+            return
+        }
         let point = try coseKey.ec2Point(on: .p521)
         self = try cryptoKey("P-521 public key") { try Self(x963Representation: point) }
     }

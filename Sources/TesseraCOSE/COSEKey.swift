@@ -2,6 +2,13 @@ import Crypto
 import Foundation
 import TesseraCBOR
 
+/// The public point of a checked EC2 COSE_Key, imported once for key agreement.
+enum EC2AgreementKey: Sendable {
+    case p256(P256.KeyAgreement.PublicKey)
+    case p384(P384.KeyAgreement.PublicKey)
+    case p521(P521.KeyAgreement.PublicKey)
+}
+
 /// A COSE_Key (RFC 9052 §7, RFC 9053 §7 and §6.1).
 ///
 /// Supported: EC2 (kty 2) on P-256 / P-384 / P-521 with `x`, `y` and optional `d`; OKP
@@ -40,6 +47,10 @@ public struct COSEKey: Sendable, Equatable {
     }
 
     public let material: Material
+    /// The public point of a checked EC2 key, as the on-curve check imported it (for key agreement): a session's
+    /// ECDH (ISO/IEC 18013-5 §9.1.1.4) or an EMacKey derivation (§9.1.3.5) uses it without importing the point a
+    /// second time. Nil for keys made from swift-crypto keys and for other key types.
+    let agreementKey: EC2AgreementKey?
     /// `kid` (label 2).
     public var keyID: Data?
     /// `alg` (label 3), which restricts the key to one algorithm.
@@ -49,12 +60,15 @@ public struct COSEKey: Sendable, Equatable {
     public init(material: Material, keyID: Data? = nil, algorithm: COSEAlgorithm? = nil) throws(COSEError) {
         switch material {
         case .ec2(let curve, let x, let y, let d):
-            self.material = try Self.checkedEC2(curve: curve, x: x, y: y, d: d)
+            self.agreementKey = try Self.checkedEC2(curve: curve, x: x, y: y, d: d)
+            self.material = material
         case .okp(let curve, let x, let d):
             self.material = try Self.checkedOKP(curve: curve, x: x, d: d)
+            self.agreementKey = nil
         case .symmetric(let k):
             guard !k.isEmpty else { throw .invalidKey("symmetric key value k is empty") }
             self.material = material
+            self.agreementKey = nil
         }
         self.keyID = keyID
         self.algorithm = algorithm
@@ -189,7 +203,9 @@ public struct COSEKey: Sendable, Equatable {
         get throws(COSEError) {
             switch material {
             case .ec2(let c, let x, let y, _):
-                return COSEKey(unchecked: .ec2(curve: c, x: x, y: y, d: nil), keyID: keyID, algorithm: algorithm)
+                return COSEKey(
+                    unchecked: .ec2(curve: c, x: x, y: y, d: nil), keyID: keyID, algorithm: algorithm,
+                    agreementKey: agreementKey)
             case .okp(let c, let x, _):
                 return COSEKey(unchecked: .okp(curve: c, x: x, d: nil), keyID: keyID, algorithm: algorithm)
             case .symmetric:
@@ -226,10 +242,16 @@ public struct COSEKey: Sendable, Equatable {
     // MARK: Internals
 
     /// For material already checked.
-    init(unchecked material: Material, keyID: Data?, algorithm: COSEAlgorithm?) {
+    init(unchecked material: Material, keyID: Data?, algorithm: COSEAlgorithm?, agreementKey: EC2AgreementKey? = nil) {
         self.material = material
         self.keyID = keyID
         self.algorithm = algorithm
+        self.agreementKey = agreementKey
+    }
+
+    /// Equality is that of the key material, `kid` and `alg` (the imported point is derived from the material).
+    public static func == (lhs: COSEKey, rhs: COSEKey) -> Bool {
+        lhs.material == rhs.material && lhs.keyID == rhs.keyID && lhs.algorithm == rhs.algorithm
     }
 
     static func check(_ algorithm: COSEAlgorithm, against material: Material) throws(COSEError) {
@@ -247,26 +269,28 @@ public struct COSEKey: Sendable, Equatable {
         }
     }
 
-    static func checkedEC2(curve: COSECurve, x: Data, y: Data, d: Data?) throws(COSEError) -> Material {
+    /// Checks EC2 material (see the type) and returns its public point as imported by the on-curve check.
+    static func checkedEC2(curve: COSECurve, x: Data, y: Data, d: Data?) throws(COSEError) -> EC2AgreementKey {
         guard curve.keyType == .ec2 else { throw .invalidKey("curve \(curve.name) is not an EC2 curve") }
         try checkLength(x, "x", curve)
         try checkLength(y, "y", curve)
         if let d { try checkLength(d, "d", curve) }
         let point = Data([0x04]) + x + y
         let derived: Data?
+        let imported: EC2AgreementKey
         do {
             switch curve {
             case .p256:
-                _ = try P256.Signing.PublicKey(x963Representation: point)
+                imported = .p256(try P256.KeyAgreement.PublicKey(x963Representation: point))
                 derived = try d.map { try P256.Signing.PrivateKey(rawRepresentation: $0).publicKey.x963Representation }
             case .p384:
-                _ = try P384.Signing.PublicKey(x963Representation: point)
+                imported = .p384(try P384.KeyAgreement.PublicKey(x963Representation: point))
                 derived = try d.map { try P384.Signing.PrivateKey(rawRepresentation: $0).publicKey.x963Representation }
             case .p521:
-                _ = try P521.Signing.PublicKey(x963Representation: point)
+                imported = .p521(try P521.KeyAgreement.PublicKey(x963Representation: point))
                 derived = try d.map { try P521.Signing.PrivateKey(rawRepresentation: $0).publicKey.x963Representation }
             case .ed25519:
-                derived = nil  // crash-safe: excluded by the keyType guard above.
+                throw COSEError.unsupportedCurve(curve.name)  // excluded by the keyType guard above
             }
         } catch {
             throw .invalidKey(d == nil ? "the point is not on \(curve.name)" : "the point is not on \(curve.name) or d is out of range")
@@ -274,7 +298,7 @@ public struct COSEKey: Sendable, Equatable {
         if let derived, derived != point {
             throw .invalidKey("the public coordinates do not match the private key")
         }
-        return .ec2(curve: curve, x: x, y: y, d: d)
+        return imported
     }
 
     static func checkedOKP(curve: COSECurve, x: Data, d: Data?) throws(COSEError) -> Material {

@@ -89,6 +89,23 @@ struct COSEKeyTests {
         }
     }
 
+    @Test("a parsed EC2 key gives the point its check imported to key agreement, on each curve; equality ignores it")
+    func parsedKeyAgreement() throws {
+        let p256 = P256.KeyAgreement.PrivateKey(), p384 = P384.KeyAgreement.PrivateKey(), p521 = P521.KeyAgreement.PrivateKey()
+        let parsed256 = try COSEKey(cbor: COSEKey(p256.publicKey).cbor)
+        let parsed384 = try COSEKey(cbor: COSEKey(p384.publicKey).cbor)
+        let parsed521 = try COSEKey(cbor: COSEKey(p521.publicKey).cbor)
+        #expect(try P256.KeyAgreement.PublicKey(coseKey: parsed256).x963Representation == p256.publicKey.x963Representation)
+        #expect(try P384.KeyAgreement.PublicKey(coseKey: parsed384).x963Representation == p384.publicKey.x963Representation)
+        #expect(try P521.KeyAgreement.PublicKey(coseKey: parsed521).x963Representation == p521.publicKey.x963Representation)
+        #expect(try P256.KeyAgreement.PublicKey(coseKey: parsed256.publicKey).x963Representation == p256.publicKey.x963Representation)
+        #expect(parsed256 == COSEKey(p256.publicKey) && parsed256 != COSEKey(P256.KeyAgreement.PrivateKey().publicKey))
+        // The imported point belongs to its curve: a P-256 key is still refused as P-384.
+        if case .invalidKey? = coseError({ _ = try P384.KeyAgreement.PublicKey(coseKey: parsed256) }) {} else {
+            Issue.record("P-256 key read as P-384")
+        }
+    }
+
     @Test("vector keys parse, match their JWK coordinates and re-encode byte for byte")
     func vectorKeys() throws {
         var seen = 0
