@@ -30,3 +30,47 @@ extension CBOR {
         return writer.bytes
     }
 }
+
+/// An element of `CBOR.encodeTag24Array(_:)`.
+public enum CBORSplicedElement {
+    /// A data item already encoded; its bytes are copied unchanged.
+    case encoded(Data)
+    /// A text string.
+    case text(String)
+    /// `24(h'…')` around these encoded bytes.
+    case tag24(Data)
+}
+
+extension CBOR {
+    /// `24(h'…')` around the array of `elements`, written in one buffer: the `DeviceAuthenticationBytes` and
+    /// `ReaderAuthenticationBytes` form (ISO/IEC 18013-5 §9.1.3.4, §9.1.4), whose SessionTranscript and embedded
+    /// items keep the bytes as exchanged. Same bytes as `encodeTag24(encodeArray(encodedElements:))`.
+    public static func encodeTag24Array(_ elements: [CBORSplicedElement]) -> Data {
+        var arrayLength = CBORWriter.headLength(UInt64(elements.count))
+        for element in elements {
+            switch element {
+            case .encoded(let bytes): arrayLength += bytes.count
+            case .text(let text): arrayLength += CBORWriter.headLength(UInt64(text.utf8.count)) + text.utf8.count
+            case .tag24(let bytes): arrayLength += 2 + CBORWriter.headLength(UInt64(bytes.count)) + bytes.count
+            }
+        }
+        var writer = CBORWriter(options: .deterministic, capacity: 2 + CBORWriter.headLength(UInt64(arrayLength)) + arrayLength)
+        writer.writeHead(6, CBORTag.encodedCBOR)
+        writer.writeHead(2, UInt64(arrayLength))
+        writer.writeHead(4, UInt64(elements.count))
+        for element in elements {
+            switch element {
+            case .encoded(let bytes):
+                writer.bytes.append(contentsOf: bytes)
+            case .text(let text):
+                writer.writeHead(3, UInt64(text.utf8.count))
+                writer.bytes.append(contentsOf: text.utf8)
+            case .tag24(let bytes):
+                writer.writeHead(6, CBORTag.encodedCBOR)
+                writer.writeHead(2, UInt64(bytes.count))
+                writer.bytes.append(contentsOf: bytes)
+            }
+        }
+        return Data(writer.bytes)
+    }
+}

@@ -55,6 +55,17 @@ struct CBORWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// How many bytes `writeHead` writes for `value` (RFC 8949 §3: the shortest form).
+    static func headLength(_ value: UInt64) -> Int {
+        switch value {
+        case 0..<24: return 1
+        case 24...0xff: return 2
+        case 0x100...0xffff: return 3
+        case 0x10000...0xffff_ffff: return 5
+        default: return 9
+        }
+    }
+
     @inline(__always)
     mutating func writeHead(_ major: UInt8, _ value: UInt64) {
         let m = major << 5

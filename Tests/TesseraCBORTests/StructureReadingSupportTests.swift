@@ -13,6 +13,20 @@ import TesseraCBOR
         #expect(CBOR.encodeTag24(embedded) == whole)
     }
 
+    @Test(arguments: [0, 1, 20, 24, 250, 256, 65_530, 65_536])
+    func tag24ArrayIsTheTaggedArrayOfItsElements(count: Int) {
+        let embedded = Data(repeating: 0x61, count: count)
+        let text = String(repeating: "é", count: count / 2)
+        let transcript = CBOR.array([.null, .bytes(embedded)]).encoded()
+        let expected = CBOR.tagged(
+            CBORTag.encodedCBOR,
+            .bytes(CBOR.array([.text("Auth"), .text(text), .tagged(CBORTag.encodedCBOR, .bytes(embedded)), .null]).encoded()))
+        let spliced = CBOR.encodeTag24Array([.text("Auth"), .text(text), .tag24(embedded), .encoded(CBOR.null.encoded())])
+        #expect(spliced == expected.encoded())
+        #expect(CBOR.encodeTag24Array([.encoded(transcript)]) == CBOR.encodeTag24(CBOR.encodeArray(encodedElements: [transcript])))
+        #expect(CBOR.encodeTag24Array([]) == CBOR.encodeTag24(Data([0x80])))
+    }
+
     @Test func textKeysCompareByTheirBytes() throws {
         // U+212A KELVIN SIGN is canonically equivalent to "K" (String == says equal); CBOR text compares bytes.
         let map = try #require(try cbor("a1 63 e2 84 aa 01".filter { $0 != " " }).mapValue)

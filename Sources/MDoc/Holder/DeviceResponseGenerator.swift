@@ -77,9 +77,11 @@ public enum DeviceResponseGenerator {
     ) async throws(MDocError) -> Document {
         var nameSpaces: [String: [EncodedCBOR<IssuerSignedItem>]] = [:]
         for (ns, requested) in items.nameSpaces {
-            let allowed = Set(requested.keys).intersection(chosen[ns] ?? [])
+            // Requested and chosen: two lookups per stored item, no set built per name space.
+            guard let chosenHere = chosen[ns], !chosenHere.isEmpty else { continue }
             let disclosed = (credential.issuerSigned.nameSpaces?[ns] ?? []).filter {
-                allowed.contains($0.value.elementIdentifier)
+                let identifier = $0.value.elementIdentifier
+                return requested[identifier] != nil && chosenHere.contains(identifier)
             }
             if !disclosed.isEmpty { nameSpaces[ns] = disclosed }
         }

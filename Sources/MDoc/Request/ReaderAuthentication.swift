@@ -10,12 +10,7 @@ import X509
 public enum ReaderAuthentication {
     /// `ReaderAuthenticationBytes`, built from the transcript and ItemsRequest bytes exactly as exchanged.
     public static func bytes(sessionTranscript: SessionTranscript, itemsRequestBytes: Data) -> Data {
-        let array = CBOR.encodeArray(encodedElements: [
-            CBOR.text("ReaderAuthentication").encoded(),
-            sessionTranscript.bytes,
-            CBOR.encodeTag24(itemsRequestBytes),
-        ])
-        return CBOR.encodeTag24(array)
+        CBOR.encodeTag24Array([.text("ReaderAuthentication"), .encoded(sessionTranscript.bytes), .tag24(itemsRequestBytes)])
     }
 
     /// Signs a DocRequest's ItemsRequest as the reader.

@@ -89,12 +89,8 @@ public enum DeviceAuth: Codable, Sendable, Equatable {
 /// DeviceNameSpacesBytes])` (§9.1.3.4): the detached payload of DeviceSignature and DeviceMac.
 public enum DeviceAuthentication {
     public static func bytes(sessionTranscript: SessionTranscript, docType: String, deviceNameSpacesBytes: Data) -> Data {
-        let array = CBOR.encodeArray(encodedElements: [
-            CBOR.text("DeviceAuthentication").encoded(),
-            sessionTranscript.bytes,
-            CBOR.text(docType).encoded(),
-            CBOR.encodeTag24(deviceNameSpacesBytes),
+        CBOR.encodeTag24Array([
+            .text("DeviceAuthentication"), .encoded(sessionTranscript.bytes), .text(docType), .tag24(deviceNameSpacesBytes),
         ])
-        return CBOR.encodeTag24(array)
     }
 }
