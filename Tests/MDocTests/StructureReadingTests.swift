@@ -37,6 +37,31 @@ import Testing
         #expect(try SessionData(status: .sessionTermination).encoded() == (try CBOREncoder().encode(SessionData(status: .sessionTermination))))
     }
 
+    @Test func deviceResponseWrittenInOneBufferIsItsDeterministicTree() throws {
+        let annexD = try DeviceResponse(bytes: AnnexD.bytes("DeviceResponse"))
+        var document = try #require(annexD.documents?.first)
+        let items = try #require(document.issuerSigned.nameSpaces?.values.first)
+        var variants = [annexD, DeviceResponse(documents: nil, status: .generalError)]
+        // Name spaces whose keys sort by length first, then bytewise (RFC 8949 §4.2.1), one with a 2-byte head.
+        document.issuerSigned.nameSpaces = [
+            "org.iso.18013.5.1": items, "b": Array(items.prefix(1)), "aa": items, "a.name.space.of.thirty.letters": items,
+        ]
+        variants.append(DeviceResponse(documents: [document, document]))
+        var withoutItems = document
+        withoutItems.issuerSigned.nameSpaces = nil
+        variants.append(DeviceResponse(documents: [withoutItems]))
+        var withErrors = document
+        withErrors.errors = ["org.iso.18013.5.1": ["portrait": 1]]
+        variants.append(DeviceResponse(documents: [withErrors, document]))
+        variants.append(DeviceResponse(documents: [document], documentErrors: [["org.example.other": 0]]))
+        for response in variants {
+            let encoded = try response.encoded()
+            #expect(encoded == response.cbor.encoded(options: .deterministic))
+            #expect(encoded == (try CBOREncoder().encode(response)))
+            #expect(try DeviceResponse(bytes: encoded) == response)
+        }
+    }
+
     /// The Annex D DeviceResponse as a tree, edited by `edit`, then read back.
     func readEdited(_ edit: (inout CBORMap) throws -> Void) throws -> MDocError? {
         guard case .map(var root) = try CBOR.decode(AnnexD.bytes("DeviceResponse")) else { return nil }

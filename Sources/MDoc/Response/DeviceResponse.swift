@@ -42,7 +42,12 @@ public struct DeviceResponse: Codable, Sendable, Equatable {
     }
 
     /// The deterministic encoding (§8.3.2.1: RFC 8949 §4.2.1), each embedded item's bytes as held.
-    public func encoded() throws(MDocError) -> Data { cbor.encoded(options: .deterministic) }
+    public func encoded() throws(MDocError) -> Data {
+        // Room for the items and the issuer certificate without regrowing, for a typical response.
+        var writer = CBORStreamWriter(capacity: 4_096)
+        write(into: &writer)
+        return writer.data
+    }
 
     /// The structure as a CBOR item, built directly (the holder's hot path); the same item the Codable
     /// encoding produces.
