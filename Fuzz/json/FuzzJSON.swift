@@ -6,6 +6,8 @@
 //   2. An accepted value serializes to JSON that parses to an equal value, and serialization is a fixpoint.
 //   3. Limits only reject: what parses under small limits parses equally under the defaults.
 //   4. Text, Data and non-contiguous collections parse the same.
+//   5. The short-array reader agrees with the full parser: the same error, nil for a value that is not an array,
+//      and for an array its count and first elements.
 
 import Foundation
 
@@ -26,13 +28,27 @@ private let small = JSONLimits(maxBytes: 4096, maxDepth: 8)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Data(bytes: data, count: size)
+    let short = Result { () throws(JSONError) -> JSONShortArray? in
+        try JSONParser.parseShortArray(UnsafeBufferPointer(start: data, count: size), limits: .default)
+    }
     let value: JSONValue
     do {
         value = try JSONValue.parse(input)
     } catch {
+        if case .failure(let shortError) = short, shortError == error {} else {
+            violation("the short-array reader did not fail as the parser did (\(error))", input)
+        }
         if let offset = error.offset, offset < 0 || offset > input.count { violation("error offset \(offset) outside the input: \(error)", input) }
         if (try? JSONValue.parse(input, limits: small)) != nil { violation("small limits accepted what the defaults rejected", input) }
         return 0
+    }
+    switch (short, value.arrayValue) {
+    case (.success(nil), nil): break
+    case (.success(let array?), let elements?):
+        guard array.count == elements.count,
+            (0..<JSONShortArray.capacity).allSatisfy({ array[$0] == (elements.indices.contains($0) ? elements[$0] : Optional<JSONValue>.none) })
+        else { violation("the short-array reader disagrees with the parser on an array", input) }
+    default: violation("the short-array reader disagrees with the parser on the kind of value", input)
     }
     let text = value.serialized()
     do {
