@@ -26,16 +26,25 @@ public struct COSEHeaders: Hashable, Sendable {
 
     /// A bucket holding the entries of `map`, after checking labels and known values.
     public init(map: CBORMap) throws(COSEError) {
+        let entries = map.entries
+        // A bucket has a handful of labels: each is compared with those before it, with no set to build and hash.
+        // Labels are integers or text strings, so two are the same label exactly when their CBOR keys are equal.
+        let small = entries.count <= Self.linearSearchLimit
         var seen = Set<COSEHeaderLabel>()
-        for entry in map.entries {
+        for (position, entry) in entries.enumerated() {
             let label = try COSEHeaderLabel(cbor: entry.key)
-            guard seen.insert(label).inserted else {
+            let repeated = small
+                ? entries[..<position].contains(where: { $0.key == entry.key }) : !seen.insert(label).inserted
+            guard !repeated else {
                 throw .invalidHeaderValue(label: label, reason: "label appears twice in one bucket")
             }
             try Self.validate(entry.value, for: label)
         }
         self.map = map
     }
+
+    /// Up to this many labels, duplicates are found by comparing each label with the ones before it.
+    static let linearSearchLimit = 16
 
     /// A bucket holding the common parameters given (nil ones are left out), in label order.
     public init(algorithm: COSEAlgorithm? = nil, contentType: COSEContentType? = nil, keyID: Data? = nil, x5chain: [Data]? = nil) {

@@ -275,7 +275,11 @@ public struct COSEKey: Sendable, Equatable {
         try checkLength(x, "x", curve)
         try checkLength(y, "y", curve)
         if let d { try checkLength(d, "d", curve) }
-        let point = Data([0x04]) + x + y
+        // 0x04 ‖ x ‖ y (SEC 1 uncompressed point), built in one buffer.
+        var point = Data(capacity: 1 + x.count + y.count)
+        point.append(0x04)
+        point.append(x)
+        point.append(y)
         let derived: Data?
         let imported: EC2AgreementKey
         do {

@@ -59,9 +59,16 @@ struct COSEMessageParts {
 
     /// RFC 9052 §3: a label must not occur in both buckets; `crit` must be protected (§3.1).
     static func checkBuckets(_ protected: COSEHeaders, _ unprotected: COSEHeaders) throws(COSEError) {
-        let protectedLabels = Set(protected.labels)
-        for label in unprotected.labels where protectedLabels.contains(label) {
-            throw .duplicateHeaderLabel(label)
+        if protected.count <= COSEHeaders.linearSearchLimit {
+            // Small buckets (every real message): each unprotected label looked up in the protected map.
+            for entry in unprotected.map.entries where protected.map[entry.key] != nil {
+                if let label = try? COSEHeaderLabel(cbor: entry.key) { throw .duplicateHeaderLabel(label) }
+            }
+        } else {
+            let protectedLabels = Set(protected.labels)
+            for label in unprotected.labels where protectedLabels.contains(label) {
+                throw .duplicateHeaderLabel(label)
+            }
         }
         if unprotected[.critical] != nil {
             throw .invalidHeaderValue(label: .critical, reason: "must be in the protected bucket")

@@ -31,10 +31,29 @@ public struct COSEProtectedHeader: Hashable, Sendable {
             headers = COSEHeaders()
             return
         }
+        if let algorithmOnly = Self.algorithmOnly(rawBytes) {
+            headers = try COSEHeaders(map: CBORMap([CBORMap.Entry(key: .unsigned(1), value: algorithmOnly)]))
+            return
+        }
         let item: CBOR
         do { item = try CBOR.decode(rawBytes, options: .strict) } catch { throw .malformed(error) }
         guard case .map(let m) = item else { throw .protectedHeaderNotAMap }
         headers = try COSEHeaders(map: m)
+    }
+
+    /// The algorithm of `{1: alg}` when alg takes one byte (ES256 `a1 01 26`, EdDSA, HMAC 256/256, …), the
+    /// protected bucket of nearly every message: read without the general decoder, which would accept these
+    /// three bytes as the same map.
+    static func algorithmOnly(_ bytes: Data) -> CBOR? {
+        guard bytes.count == 3 else { return nil }
+        let start = bytes.startIndex
+        guard bytes[start] == 0xa1, bytes[start + 1] == 0x01 else { return nil }
+        let alg = bytes[start + 2]
+        switch alg {
+        case 0x00...0x17: return .unsigned(UInt64(alg))
+        case 0x20...0x37: return .negative(UInt64(alg - 0x20))
+        default: return nil
+        }
     }
 
     /// Encodes `headers` once, deterministically (RFC 8949 §4.2.1); an empty bucket becomes

@@ -41,6 +41,41 @@ struct COSEHeadersTests {
         }
     }
 
+    @Test("protected {1: alg} read without the general decoder: the same bucket or error for every third byte")
+    func algorithmOnlyProtectedHeader() throws {
+        for third in UInt8.min...UInt8.max {
+            let bytes = Data([0xa1, 0x01, third])
+            let general = Result { () throws(COSEError) -> COSEHeaders in
+                let item: CBOR
+                do throws(CBORError) { item = try CBOR.decode(bytes, options: .strict) } catch { throw .malformed(error) }
+                guard case .map(let m) = item else { throw .protectedHeaderNotAMap }
+                return try COSEHeaders(map: m)
+            }
+            let fast = Result { () throws(COSEError) in try COSEProtectedHeader(rawBytes: bytes).headers }
+            switch (general, fast) {
+            case (.success(let a), .success(let b)): #expect(a == b && a.map.entries == b.map.entries, "a1 01 \(third)")
+            case (.failure, .failure): break
+            default: Issue.record("a1 01 \(third): \(general) vs \(fast)")
+            }
+        }
+        // A slice of a larger buffer (indices not from 0) reads the same.
+        let slice = Data([0xff, 0xa1, 0x01, 0x26]).dropFirst()
+        #expect(try COSEProtectedHeader(rawBytes: slice).headers.algorithm == .es256)
+    }
+
+    @Test("a bucket of more labels than the linear search handles still rejects a repeated label")
+    func largeBuckets() throws {
+        let many = (0..<40).map { CBORMap.Entry(key: .int(100 + $0), value: .int($0)) }
+        #expect(try COSEHeaders(map: CBORMap(many)).count == 40)
+        let repeated = many + [CBORMap.Entry(key: .int(120), value: .int(0))]
+        #expect(coseError { _ = try COSEHeaders(map: CBORMap(repeated)) }
+            == .invalidHeaderValue(label: 120, reason: "label appears twice in one bucket"))
+        // 20 protected labels and one of them again in the unprotected bucket.
+        let protected = COSEProtectedHeader(try COSEHeaders(map: CBORMap(Array(many.prefix(20)))))
+        let wire = CBOR.array([protected.cbor, [105: .int(1)], .null, .bytes(Data(count: 64))])
+        #expect(coseError { _ = try COSESign1(cbor: wire) } == .duplicateHeaderLabel(105))
+    }
+
     @Test("typed access: alg, kid, content type, x5chain; other labels generic")
     func typedAccess() throws {
         let certs = [Data([0x30, 0x01]), Data([0x30, 0x02])]
