@@ -40,8 +40,11 @@ public struct CBORStreamWriter {
 
     /// Text map keys in core deterministic order (RFC 8949 §4.2.1): the bytewise order of their encodings, which
     /// for text strings is shorter first (the head holds the length), then bytewise.
-    public static func deterministicTextOrder(_ keys: some Sequence<String>) -> [String] {
-        keys.sorted { a, b in
+    /// Inlinable so that it is specialised for the caller's collection (a dictionary's keys, most often).
+    @inlinable
+    public static func deterministicTextOrder(_ keys: some Collection<String>) -> [String] {
+        if keys.count < 2 { return Array(keys) }
+        return keys.sorted { a, b in
             let (la, lb) = (a.utf8.count, b.utf8.count)
             return la != lb ? la < lb : a.utf8.lexicographicallyPrecedes(b.utf8)
         }

@@ -62,9 +62,15 @@ public enum DeviceResponseGenerator {
             let items = docRequest.itemsRequest.value
             guard let credential = credentials.first(where: { $0.docType == items.docType }) else { continue }
             var perNamespace: [String: Set<String>] = [:]
+            perNamespace.reserveCapacity(items.nameSpaces.count)
             for (ns, elements) in items.nameSpaces {
-                let held = Set((credential.issuerSigned.nameSpaces?[ns] ?? []).map(\.value.elementIdentifier))
-                perNamespace[ns] = held.intersection(elements.keys)
+                // Held and requested, in one pass over the held items (no set of the held ones to intersect).
+                let held = credential.issuerSigned.nameSpaces?[ns] ?? []
+                var both = Set<String>(minimumCapacity: min(held.count, elements.count))
+                for item in held where elements[item.value.elementIdentifier] != nil {
+                    both.insert(item.value.elementIdentifier)
+                }
+                perNamespace[ns] = both
             }
             selection[items.docType] = perNamespace
         }
@@ -79,9 +85,12 @@ public enum DeviceResponseGenerator {
         for (ns, requested) in items.nameSpaces {
             // Requested and chosen: two lookups per stored item, no set built per name space.
             guard let chosenHere = chosen[ns], !chosenHere.isEmpty else { continue }
-            let disclosed = (credential.issuerSigned.nameSpaces?[ns] ?? []).filter {
-                let identifier = $0.value.elementIdentifier
-                return requested[identifier] != nil && chosenHere.contains(identifier)
+            let held = credential.issuerSigned.nameSpaces?[ns] ?? []
+            var disclosed: [EncodedCBOR<IssuerSignedItem>] = []
+            disclosed.reserveCapacity(min(held.count, requested.count))
+            for item in held {
+                let identifier = item.value.elementIdentifier
+                if requested[identifier] != nil && chosenHere.contains(identifier) { disclosed.append(item) }
             }
             if !disclosed.isEmpty { nameSpaces[ns] = disclosed }
         }

@@ -56,7 +56,9 @@ public final class SessionEncryption {
         let nonce = try Self.nonce(identifier: role == .mdoc ? 1 : 0, counter: sendCounter)
         do {
             let box = try AES.GCM.seal(plaintext, using: sendKey, nonce: nonce)
-            return box.ciphertext + box.tag
+            // ciphertext ‖ tag is the combined form without its 12-byte IV: one copy, not two.
+            guard let combined = box.combined else { return box.ciphertext + box.tag }
+            return Data(combined.dropFirst(12))
         } catch {
             throw .sessionDecryptionFailed
         }
@@ -81,11 +83,10 @@ public final class SessionEncryption {
 
     /// 8-byte identifier ‖ 4-byte big-endian counter (§9.1.1.5).
     static func nonce(identifier: UInt64, counter: UInt32) throws(MDocError) -> AES.GCM.Nonce {
-        var bytes = Data(capacity: 12)
-        withUnsafeBytes(of: identifier.bigEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: counter.bigEndian) { bytes.append(contentsOf: $0) }
+        // Built on the stack: 12 bytes do not need a heap buffer.
+        let iv = (identifier.bigEndian, counter.bigEndian)
         do {
-            return try AES.GCM.Nonce(data: bytes)
+            return try withUnsafeBytes(of: iv) { raw in try AES.GCM.Nonce(data: raw) }
         } catch {
             throw .invalidStructure(structure: "session IV", reason: "\(error)")
         }
