@@ -25,6 +25,12 @@ public struct CBORStreamWriter {
         writer.bytes.append(contentsOf: text.utf8)
     }
 
+    /// A byte string holding `bytes`.
+    public mutating func writeBytes(_ bytes: Data) {
+        writer.writeHead(2, UInt64(bytes.count))
+        writer.bytes.append(contentsOf: bytes)
+    }
+
     /// An item that is already encoded: its bytes, unchanged.
     public mutating func writeEncoded(_ bytes: Data) { writer.bytes.append(contentsOf: bytes) }
 

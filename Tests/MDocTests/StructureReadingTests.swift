@@ -35,6 +35,16 @@ import Testing
         #expect(sessionData == (try CBORDecoder().decode(SessionData.self, from: sessionDataBytes)))
         #expect(try sessionData.encoded() == (try CBOREncoder().encode(sessionData)))
         #expect(try SessionData(status: .sessionTermination).encoded() == (try CBOREncoder().encode(SessionData(status: .sessionTermination))))
+        #expect(try sessionData.encoded() == sessionDataBytes)
+        // Written into one buffer: the deterministic tree's bytes for data and status together, and at every bstr
+        // head size.
+        for count in [0, 23, 24, 255, 256, 65_535, 65_536] {
+            var message = SessionData(data: Data(repeating: 0xa5, count: count), status: .cborDecodingError)
+            #expect(try message.encoded() == CBOR(dictionaryLiteral: ("data", .bytes(message.data ?? Data())), ("status", 11)).encoded(options: .deterministic))
+            message.status = nil
+            #expect(try message.encoded() == CBOR(dictionaryLiteral: ("data", .bytes(message.data ?? Data()))).encoded(options: .deterministic))
+            #expect(try SessionData(bytes: message.encoded()) == message)
+        }
     }
 
     @Test func deviceResponseWrittenInOneBufferIsItsDeterministicTree() throws {

@@ -59,11 +59,19 @@ public struct SessionData: Codable, Sendable, Equatable {
         }
     }
 
-    /// The deterministic encoding.
+    /// The deterministic encoding ("data" sorts before "status"), written into one buffer: a response's ciphertext
+    /// is copied once.
     public func encoded() throws(MDocError) -> Data {
-        var map = CBORMap()
-        if let data { map.append(key: "data", value: .bytes(data)) }
-        if let status { map.append(key: "status", value: .unsigned(status)) }
-        return CBOR.map(map).encoded(options: .deterministic)
+        var writer = CBORStreamWriter(capacity: (data?.count ?? 0) + 32)
+        writer.writeMapHead(count: (data == nil ? 0 : 1) + (status == nil ? 0 : 1))
+        if let data {
+            writer.writeText("data")
+            writer.writeBytes(data)
+        }
+        if let status {
+            writer.writeText("status")
+            writer.writeUnsigned(status)
+        }
+        return writer.data
     }
 }
