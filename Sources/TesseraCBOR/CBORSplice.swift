@@ -10,7 +10,7 @@ extension CBOR {
     public static func encodeArray(encodedElements: [Data]) -> Data {
         var writer = CBORWriter(options: .deterministic, capacity: encodedElements.reduce(9) { $0 + $1.count })
         writer.writeHead(4, UInt64(encodedElements.count))
-        for element in encodedElements { writer.bytes.append(contentsOf: element) }
+        for element in encodedElements { writer.append(element) }
         return Data(writer.bytes)
     }
 
@@ -61,14 +61,14 @@ extension CBOR {
         for element in elements {
             switch element {
             case .encoded(let bytes):
-                writer.bytes.append(contentsOf: bytes)
+                writer.append(bytes)
             case .text(let text):
                 writer.writeHead(3, UInt64(text.utf8.count))
                 writer.bytes.append(contentsOf: text.utf8)
             case .tag24(let bytes):
                 writer.writeHead(6, CBORTag.encodedCBOR)
                 writer.writeHead(2, UInt64(bytes.count))
-                writer.bytes.append(contentsOf: bytes)
+                writer.append(bytes)
             }
         }
         return Data(writer.bytes)

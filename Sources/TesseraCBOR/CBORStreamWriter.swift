@@ -28,17 +28,17 @@ public struct CBORStreamWriter {
     /// A byte string holding `bytes`.
     public mutating func writeBytes(_ bytes: Data) {
         writer.writeHead(2, UInt64(bytes.count))
-        writer.bytes.append(contentsOf: bytes)
+        writer.append(bytes)
     }
 
     /// An item that is already encoded: its bytes, unchanged.
-    public mutating func writeEncoded(_ bytes: Data) { writer.bytes.append(contentsOf: bytes) }
+    public mutating func writeEncoded(_ bytes: Data) { writer.append(bytes) }
 
     /// `24(h'…')` around `bytes`, which are kept unchanged (RFC 8949 §3.4.5.1).
     public mutating func writeTag24(_ bytes: Data) {
         writer.writeHead(6, CBORTag.encodedCBOR)
         writer.writeHead(2, UInt64(bytes.count))
-        writer.bytes.append(contentsOf: bytes)
+        writer.append(bytes)
     }
 
     /// A whole item, with core deterministic encoding.

@@ -83,13 +83,19 @@ struct CBORWriter {
         withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends `data` unchanged, copied from its contiguous storage (appending a `Data` as a sequence goes
+    /// through its iterator).
+    mutating func append(_ data: Data) {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in bytes.append(contentsOf: raw) }
+    }
+
     mutating func write(_ item: CBOR) {
         switch item {
         case .unsigned(let n): writeHead(0, n)
         case .negative(let n): writeHead(1, n)
         case .bytes(let d):
             writeHead(2, UInt64(d.count))
-            d.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in bytes.append(contentsOf: raw) }
+            append(d)
         case .text(let s):
             var s = s
             s.withUTF8 { utf8 in
