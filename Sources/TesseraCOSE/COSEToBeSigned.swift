@@ -8,8 +8,7 @@ public enum COSEToBeSigned: Sendable {
     ///
     /// `bodyProtected` must be the protected bstr content exactly as received.
     public static func signature1(bodyProtected: Data, externalAAD: Data, payload: Data) -> Data {
-        CBOR.array([.text("Signature1"), .bytes(bodyProtected), .bytes(externalAAD), .bytes(payload)])
-            .encoded(options: .deterministic)
+        structure("Signature1", bodyProtected, externalAAD, payload)
     }
 
     /// `MAC_structure` for COSE_Mac0 (RFC 9052 §6.3):
@@ -17,8 +16,19 @@ public enum COSEToBeSigned: Sendable {
     ///
     /// `protected` must be the protected bstr content exactly as received.
     public static func mac0(protected: Data, externalAAD: Data, payload: Data) -> Data {
-        CBOR.array([.text("MAC0"), .bytes(protected), .bytes(externalAAD), .bytes(payload)])
-            .encoded(options: .deterministic)
+        structure("MAC0", protected, externalAAD, payload)
+    }
+
+    /// `[context, protected, external_aad, payload]` written straight into one buffer: the bytes of that array's
+    /// deterministic encoding, with the payload copied once.
+    static func structure(_ context: String, _ protected: Data, _ externalAAD: Data, _ payload: Data) -> Data {
+        var writer = CBORStreamWriter(capacity: 1 + 1 + context.utf8.count + 3 * 9 + protected.count + externalAAD.count + payload.count)
+        writer.writeArrayHead(count: 4)
+        writer.writeText(context)
+        writer.writeBytes(protected)
+        writer.writeBytes(externalAAD)
+        writer.writeBytes(payload)
+        return writer.data
     }
 
     /// The payload to authenticate: the attached one, or the detached one supplied by the caller

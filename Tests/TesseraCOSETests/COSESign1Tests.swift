@@ -22,6 +22,19 @@ struct COSESign1Tests {
     let payload = Data("The quick brown fox".utf8)
     let aad = Data([0x11, 0xaa, 0x22, 0xbb])
 
+    @Test("Sig_structure and MAC_structure written in one buffer are the deterministic array at every bstr head size")
+    func toBeSignedStructures() {
+        for count in [0, 23, 24, 255, 256, 65_535, 65_536] {
+            let payload = Data(repeating: 0x5a, count: count)
+            let protected = Data([0xa1, 0x01, 0x26])
+            let aad = Data(repeating: 0x01, count: count / 2)
+            #expect(COSEToBeSigned.signature1(bodyProtected: protected, externalAAD: aad, payload: payload)
+                == CBOR.array(["Signature1", .bytes(protected), .bytes(aad), .bytes(payload)]).encoded(options: .deterministic))
+            #expect(COSEToBeSigned.mac0(protected: protected, externalAAD: aad, payload: payload)
+                == CBOR.array(["MAC0", .bytes(protected), .bytes(aad), .bytes(payload)]).encoded(options: .deterministic))
+        }
+    }
+
     @Test("attached payload with external AAD: round trip, tampering fails", arguments: signers)
     func attached(_ alg: String) throws {
         let key = try Self.signingKey(alg)
