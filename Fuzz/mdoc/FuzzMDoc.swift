@@ -8,10 +8,12 @@
 //   3. For DeviceEngagement, the mdoc: QR URI of the input carries exactly the input bytes.
 //   4. For DeviceResponse, every document's MSO, mDL elements and digest inputs can be
 //      computed without crashing.
+//   5. For DeviceRequest, the reading without a tree gives up or gives the tree's value (down to each
+//      decoded ItemsRequest); it never accepts what the tree refuses.
 
 import Foundation
 import FuzzSupport
-import MDoc
+@_spi(Fuzzing) import MDoc
 import TesseraCBOR
 
 #if canImport(Glibc)
@@ -62,6 +64,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let establishment = try? SessionEstablishment(bytes: bytes) else { return 0 }
         roundTrip(establishment, encode: { (e: SessionEstablishment) throws(MDocError) in try e.encoded() }, parse: { (d: Data) throws(MDocError) in try SessionEstablishment(bytes: d) })
     case .request:
+        if let fast = DeviceRequest.readWithoutTree(bytes) {
+            guard let tree = try? DeviceRequest.readThroughTree(bytes) else { violation("read without a tree, refused by the tree") }
+            guard fast == tree, fast.docRequests.map({ $0.itemsRequest.value }) == tree.docRequests.map({ $0.itemsRequest.value })
+            else { violation("the reading without a tree differs from the tree's") }
+        }
         guard let request = try? DeviceRequest(bytes: bytes) else { return 0 }
         roundTrip(request, encode: { (r: DeviceRequest) throws(MDocError) in try r.encoded() }, parse: { (d: Data) throws(MDocError) in try DeviceRequest(bytes: d) })
         for docRequest in request.docRequests { _ = docRequest.itemsRequest.value.requestedElements }

@@ -13,6 +13,12 @@ public struct EncodedCBOR<Value> {
     /// The decoded item.
     public let value: Value
 
+    /// `bytes` and the value read from them (the readers below make sure of that).
+    @usableFromInline init(bytes: Data, value: Value) {
+        self.bytes = bytes
+        self.value = value
+    }
+
     /// `24(h'…')`, the wire form of this item.
     public var cbor: CBOR { .tagged(CBORTag.encodedCBOR, .bytes(bytes)) }
 }
@@ -48,6 +54,14 @@ extension EncodedCBOR {
         }
         // The memberwise initializer (internal): bytes and the value read from their own decoding.
         return EncodedCBOR(bytes: bytes, value: try read(item))
+    }
+
+    /// Keeps `bytes` with the value `read` builds from exactly those bytes by its own means (a structure reader that
+    /// does not go through a decoded tree); nil when `read` gives up.
+    @inlinable
+    public static func read(_ bytes: Data, _ read: (Data) -> Value?) -> EncodedCBOR? {
+        guard let value = read(bytes) else { return nil }
+        return EncodedCBOR(bytes: bytes, value: value)
     }
 
     /// Reads `24(h'…')` like `decode(_:options:malformed:reading:)`; an item of another kind is `malformed` with

@@ -48,3 +48,13 @@ enum UTF8Validation {
         return true
     }
 }
+
+extension CBOR {
+    /// The text held by `bytes` when they are well-formed UTF-8, the check the decoder applies to every text
+    /// string; nil otherwise. For structure readers that read text strings in place.
+    public static func validText(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let utf8 = bytes.bindMemory(to: UInt8.self)
+        guard UTF8Validation.isValid(utf8) else { return nil }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+}

@@ -14,7 +14,11 @@ public struct DeviceRequest: Codable, Sendable, Equatable {
     }
 
     public init(bytes: Data) throws(MDocError) {
-        self = try readStructure("DeviceRequest", from: bytes, Self.init(reading:))
+        if let fast = Self.fastRead(bytes) {
+            self = fast
+        } else {
+            self = try readStructure("DeviceRequest", from: bytes, Self.init(reading:))
+        }
         guard version.hasPrefix("1.") else { throw .unsupportedVersion(structure: "DeviceRequest", version: version) }
         guard !docRequests.isEmpty else {
             throw .invalidStructure(structure: "DeviceRequest", reason: "docRequests is empty")
