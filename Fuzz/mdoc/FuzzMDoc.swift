@@ -8,8 +8,8 @@
 //   3. For DeviceEngagement, the mdoc: QR URI of the input carries exactly the input bytes.
 //   4. For DeviceResponse, every document's MSO, mDL elements and digest inputs can be
 //      computed without crashing.
-//   5. For DeviceRequest, the reading without a tree gives up or gives the tree's value (down to each
-//      decoded ItemsRequest); it never accepts what the tree refuses.
+//   5. For DeviceRequest and SessionEstablishment, the reading without a tree gives up or gives the tree's
+//      value (down to each decoded embedded item); it never accepts what the tree refuses.
 
 import Foundation
 import FuzzSupport
@@ -61,6 +61,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             violation("QR URI does not carry the engagement bytes")
         }
     case .establishment:
+        if let fast = SessionEstablishment.readWithoutTree(bytes) {
+            guard let tree = try? SessionEstablishment.readThroughTree(bytes) else { violation("read without a tree, refused by the tree") }
+            guard fast == tree, fast.eReaderKey.value == tree.eReaderKey.value else { violation("the reading without a tree differs from the tree's") }
+        }
         guard let establishment = try? SessionEstablishment(bytes: bytes) else { return 0 }
         roundTrip(establishment, encode: { (e: SessionEstablishment) throws(MDocError) in try e.encoded() }, parse: { (d: Data) throws(MDocError) in try SessionEstablishment(bytes: d) })
     case .request:

@@ -22,7 +22,9 @@ public enum COSEToBeSigned: Sendable {
     /// `[context, protected, external_aad, payload]` written straight into one buffer: the bytes of that array's
     /// deterministic encoding, with the payload copied once.
     static func structure(_ context: String, _ protected: Data, _ externalAAD: Data, _ payload: Data) -> Data {
-        var writer = CBORStreamWriter(capacity: 1 + 1 + context.utf8.count + 3 * 9 + protected.count + externalAAD.count + payload.count)
+        // An array head, a text head (one byte for these contexts), three byte-string heads of at most 9 bytes.
+        let contents: Int = context.utf8.count + protected.count + externalAAD.count + payload.count
+        var writer = CBORStreamWriter(capacity: 2 + 3 * 9 + contents)
         writer.writeArrayHead(count: 4)
         writer.writeText(context)
         writer.writeBytes(protected)

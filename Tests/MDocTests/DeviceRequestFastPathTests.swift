@@ -91,3 +91,38 @@ import Testing
         agree(CBOR(dictionaryLiteral: ("version", "1.0"), ("docRequests", [["itemsRequest": items(itemsMap), "readerAuth": [1, 2]]])).encoded(), fast: false)
     }
 }
+
+/// The same for SessionEstablishment.
+@Suite struct SessionEstablishmentFastPathTests {
+    private func agree(_ bytes: Data, fast expectFast: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+        let tree = try? SessionEstablishment.readThroughTree(bytes)
+        let fast = SessionEstablishment.fastRead(bytes)
+        #expect((fast != nil) == expectFast, sourceLocation: sourceLocation)
+        guard let fast else { return }
+        guard let tree else {
+            Issue.record("the fast path accepted what the tree path refuses", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(fast == tree && fast.eReaderKey.value == tree.eReaderKey.value, sourceLocation: sourceLocation)
+    }
+
+    @Test func usualLayoutIsReadWithoutATreeAndTheRestThroughIt() {
+        let annexD = AnnexD.bytes("SessionEstablishment")
+        agree(annexD, fast: true)
+        let key: CBOR = [1: 2, -1: 1, -2: .bytes(Data(count: 32)), -3: .bytes(Data(count: 32))]
+        let tagged = CBOR.tagged(24, .bytes(key.encoded()))
+        agree(CBOR(dictionaryLiteral: ("data", .bytes(Data([1, 2, 3]))), ("eReaderKey", tagged)).encoded(), fast: true)
+        // Unknown key, missing field, repeated key, trailing byte, an embedded item that is not one CBOR item.
+        agree(CBOR(dictionaryLiteral: ("eReaderKey", tagged), ("data", .bytes(Data())), ("x", 1)).encoded(), fast: false)
+        agree(CBOR(dictionaryLiteral: ("eReaderKey", tagged)).encoded(), fast: false)
+        var repeated = Data([0xa2])
+        repeated.append(CBOR.text("data").encoded())
+        repeated.append(CBOR.bytes(Data()).encoded())
+        repeated.append(CBOR.text("data").encoded())
+        repeated.append(CBOR.bytes(Data()).encoded())
+        agree(repeated, fast: false)
+        agree(annexD + Data([0]), fast: false)
+        let broken = CBOR.tagged(24, .bytes(Data([0xa1, 0x01])))
+        agree(CBOR(dictionaryLiteral: ("eReaderKey", broken), ("data", .bytes(Data()))).encoded(), fast: false)
+    }
+}

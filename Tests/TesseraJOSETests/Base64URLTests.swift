@@ -30,4 +30,30 @@ struct Base64URLTests {
     func rejects(_ text: String) {
         #expect(joseError { _ = try Base64URL.decode(text) } == .invalidBase64URL, "\(text.debugDescription)")
     }
+
+    @Test("every byte at every position of a quantum and of a 2- or 3-character tail: accepted exactly when it is in the alphabet, and decoded as Foundation does")
+    func everyByteAtEveryPosition() throws {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        for (template, positions) in [(Array("QUJD".utf8), 0..<4), (Array("QUJDRA".utf8), 4..<6), (Array("QUJDREU".utf8), 4..<7)] {
+            for position in positions {
+                for byte in UInt8.min...UInt8.max {
+                    var text = template
+                    text[position] = byte
+                    let decoded = text.withUnsafeBufferPointer { try? Base64URL.decode(utf8: $0) }
+                    // Foundation's decoder over the standard alphabet, padded; it accepts non-zero trailing bits.
+                    let standard = String(decoding: text.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }, as: UTF8.self)
+                    let padded = standard + String(repeating: "=", count: (4 - text.count % 4) % 4)
+                    let inAlphabet = alphabet.contains(byte)
+                    if !inAlphabet {
+                        #expect(decoded == nil, "byte \(byte) at \(position) of \(template.count)")
+                    } else if let decoded {
+                        #expect(decoded == Data(base64Encoded: padded), "byte \(byte) at \(position) of \(template.count)")
+                    } else {
+                        // Only a tail whose last character leaves non-zero trailing bits is refused.
+                        #expect(position == text.count - 1 && text.count % 4 != 0, "byte \(byte) at \(position) of \(template.count)")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -14,7 +14,40 @@ public struct SessionEstablishment: Codable, Sendable, Equatable {
     }
 
     public init(bytes: Data) throws(MDocError) {
-        self = try readStructure("SessionEstablishment", from: bytes) { (item) throws(ReadFailure) in
+        if let fast = Self.fastRead(bytes) {
+            self = fast
+            return
+        }
+        self = try Self.readThroughTree(bytes)
+    }
+
+    /// The usual layout read without a decoded tree (see `FastCursor`); nil leaves it to the tree path.
+    static func fastRead(_ bytes: Data) -> SessionEstablishment? {
+        FastCursor.read(bytes) { (cursor) throws(FastCursor.GiveUp) -> SessionEstablishment in
+            var eReaderKey: EncodedCBOR<CBOR>?
+            var data: Data?
+            for _ in 0..<(try cursor.count(5)) {
+                if try cursor.key("eReaderKey") {
+                    guard eReaderKey == nil else { throw FastCursor.GiveUp() }  // a repeated key
+                    // The embedded COSE_Key is decoded on its own, as the tree path decodes it.
+                    eReaderKey = EncodedCBOR.read(Data(try cursor.tag24())) { try? CBOR.decode($0) }
+                    guard eReaderKey != nil else { throw FastCursor.GiveUp() }
+                } else if try cursor.key("data") {
+                    guard data == nil else { throw FastCursor.GiveUp() }  // a repeated key
+                    data = try cursor.bytes()
+                } else {
+                    throw FastCursor.GiveUp()
+                }
+            }
+            guard let eReaderKey, let data else { throw FastCursor.GiveUp() }
+            return SessionEstablishment(eReaderKey: eReaderKey, data: data)
+        }
+    }
+
+    /// The fast path alone (nil when it gives up) and the tree path alone: the mdoc fuzz target checks that they agree.
+    @_spi(Fuzzing) public static func readWithoutTree(_ bytes: Data) -> SessionEstablishment? { fastRead(bytes) }
+    @_spi(Fuzzing) public static func readThroughTree(_ bytes: Data) throws(MDocError) -> SessionEstablishment {
+        try readStructure("SessionEstablishment", from: bytes) { (item) throws(ReadFailure) in
             let fields = try MapReader(item)
             return SessionEstablishment(
                 eReaderKey: try fields.field("eReaderKey") { (i) throws(ReadFailure) in try Read.embedded(i, Read.any) },

@@ -11,6 +11,18 @@ public enum Base64URL {
         return table
     }()
 
+    /// The four characters of a quantum looked up already shifted into place: table k holds a character's 6 bits
+    /// at position k of the 24-bit group, and `invalidMark` (above the 24 bits) for bytes outside the alphabet, so
+    /// that a quantum is four lookups ORed together and one check.
+    private static let quantumTables: [UInt32] = {
+        var tables = [UInt32](repeating: invalidMark, count: 4 * 256)
+        for (index, byte) in alphabet.enumerated() {
+            for position in 0..<4 { tables[position * 256 + Int(byte)] = UInt32(index) << (18 - 6 * position) }
+        }
+        return tables
+    }()
+    private static let invalidMark: UInt32 = 0x0100_0000
+
     /// The unpadded base64url text of `bytes`.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let input = Array(bytes)
@@ -88,32 +100,43 @@ public enum Base64URL {
     /// alphabet or non-zero trailing bits.
     private static func decode(_ buffer: UnsafeBufferPointer<UInt8>, into raw: UnsafeMutableRawBufferPointer) -> Bool {
         let count = buffer.count
-        return decodeTable.withUnsafeBufferPointer { table in
+        guard count > 0 else { return true }
+        guard let input = buffer.baseAddress, let output = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            let length = decodedLength(count), raw.count >= length
+        else { return false }
+        // Through raw pointers: every read is below `count` and every write below `length`, both checked above.
+        let whole = quantumTables.withUnsafeBufferPointer { tablesBuffer -> Bool in
+            guard let tables = tablesBuffer.baseAddress else { return false }
             var written = 0
             var index = 0
             while index + 4 <= count {
-                let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
-                let c = table[Int(buffer[index + 2])], d = table[Int(buffer[index + 3])]
-                if (a | b | c | d) & 0xC0 != 0 { return false }
-                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                raw[written] = UInt8(truncatingIfNeeded: word >> 16)
-                raw[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
-                raw[written + 2] = UInt8(truncatingIfNeeded: word)
+                let word = tables[Int(input[index])] | tables[256 + Int(input[index + 1])]
+                    | tables[512 + Int(input[index + 2])] | tables[768 + Int(input[index + 3])]
+                if word >= invalidMark { return false }
+                output[written] = UInt8(truncatingIfNeeded: word >> 16)
+                output[written + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                output[written + 2] = UInt8(truncatingIfNeeded: word)
                 written += 3
                 index += 4
             }
-            switch count - index {
+            return true
+        }
+        guard whole else { return false }
+        let tail = count % 4
+        guard tail != 0 else { return true }
+        return decodeTable.withUnsafeBufferPointer { table in
+            let index = count - tail
+            let written = length - (tail - 1)
+            switch tail {
             case 2:
-                let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])]
+                let a = table[Int(input[index])], b = table[Int(input[index + 1])]
                 if (a | b) & 0xC0 != 0 || b & 0x0F != 0 { return false }
-                raw[written] = a << 2 | b >> 4
-            case 3:
-                let a = table[Int(buffer[index])], b = table[Int(buffer[index + 1])], c = table[Int(buffer[index + 2])]
+                output[written] = a << 2 | b >> 4
+            default:  // 3: tail 1 has no decodedLength
+                let a = table[Int(input[index])], b = table[Int(input[index + 1])], c = table[Int(input[index + 2])]
                 if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 { return false }
-                raw[written] = a << 2 | b >> 4
-                raw[written + 1] = (b & 0x0F) << 4 | c >> 2
-            default:
-                break
+                output[written] = a << 2 | b >> 4
+                output[written + 1] = (b & 0x0F) << 4 | c >> 2
             }
             return true
         }
