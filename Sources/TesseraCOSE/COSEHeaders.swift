@@ -28,13 +28,13 @@ public struct COSEHeaders: Hashable, Sendable {
     public init(map: CBORMap) throws(COSEError) {
         let entries = map.entries
         // A bucket has a handful of labels: each is compared with those before it, with no set to build and hash.
-        // Labels are integers or text strings, so two are the same label exactly when their CBOR keys are equal.
+        // The labels before this one were checked to be integers or text strings.
         let small = entries.count <= Self.linearSearchLimit
         var seen = Set<COSEHeaderLabel>()
         for (position, entry) in entries.enumerated() {
             let label = try COSEHeaderLabel(cbor: entry.key)
             let repeated = small
-                ? entries[..<position].contains(where: { $0.key == entry.key }) : !seen.insert(label).inserted
+                ? entries[..<position].contains(where: { $0.key.isSameLabel(as: entry.key) }) : !seen.insert(label).inserted
             guard !repeated else {
                 throw .invalidHeaderValue(label: label, reason: "label appears twice in one bucket")
             }

@@ -89,18 +89,20 @@ public struct COSEKey: Sendable, Equatable {
             default: throw .invalidKey("COSE_Key label must be an integer or text string, found \(entry.key.kindName)")
             }
             guard position < Self.maxLabels else { throw .invalidKey("COSE_Key has more than \(Self.maxLabels) labels") }
-            guard !entries[..<position].contains(where: { $0.key == entry.key }) else {
+            guard !entries[..<position].contains(where: { $0.key.isSameLabel(as: entry.key) }) else {
                 throw .invalidKey("COSE_Key label appears twice")
             }
         }
 
+        // Every label is now an integer or a text string: looked up by `isSameLabel`.
+        func value(_ label: CBOR) -> CBOR? { entries.first { $0.key.isSameLabel(as: label) }?.value }
         func bytes(_ label: CBOR, _ name: String) throws(COSEError) -> Data? {
-            guard let value = map[label] else { return nil }
+            guard let value = value(label) else { return nil }
             guard case .bytes(let b) = value else { throw .invalidKey("\(name) must be a byte string, found \(value.kindName)") }
             return b
         }
         func curve() throws(COSEError) -> COSECurve {
-            guard let value = map[Label.crv] else { throw .invalidKey("crv (-1) is missing") }
+            guard let value = value(Label.crv) else { throw .invalidKey("crv (-1) is missing") }
             switch value {
             case .unsigned, .negative:
                 guard let id = value.int64Value else { throw .unsupportedCurve("out of range") }
@@ -110,7 +112,7 @@ public struct COSEKey: Sendable, Equatable {
             }
         }
 
-        guard let ktyValue = map[Label.kty] else { throw .invalidKey("kty (1) is missing") }
+        guard let ktyValue = value(Label.kty) else { throw .invalidKey("kty (1) is missing") }
         let keyType: COSEKeyType
         switch ktyValue {
         case .unsigned, .negative:
@@ -123,13 +125,13 @@ public struct COSEKey: Sendable, Equatable {
         }
 
         let keyID = try bytes(Label.kid, "kid (2)")
-        let algorithm: COSEAlgorithm? = try map[Label.alg].map { (v) throws(COSEError) in try COSEAlgorithm(cbor: v) }
+        let algorithm: COSEAlgorithm? = try value(Label.alg).map { (v) throws(COSEError) in try COSEAlgorithm(cbor: v) }
 
         let material: Material
         switch keyType {
         case .ec2:
             let crv = try curve()
-            if case .bool = map[Label.y] {
+            if case .bool = value(Label.y) {
                 throw .invalidKey("compressed EC2 point (y as a bool) is not supported; send the y coordinate")
             }
             guard let d = try bytes(Label.d, "d (-4)") else {

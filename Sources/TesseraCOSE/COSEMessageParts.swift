@@ -61,7 +61,8 @@ struct COSEMessageParts {
     static func checkBuckets(_ protected: COSEHeaders, _ unprotected: COSEHeaders) throws(COSEError) {
         if protected.count <= COSEHeaders.linearSearchLimit {
             // Small buckets (every real message): each unprotected label looked up in the protected map.
-            for entry in unprotected.map.entries where protected.map[entry.key] != nil {
+            let protectedEntries = protected.map.entries
+            for entry in unprotected.map.entries where protectedEntries.contains(where: { $0.key.isSameLabel(as: entry.key) }) {
                 if let label = try? COSEHeaderLabel(cbor: entry.key) { throw .duplicateHeaderLabel(label) }
             }
         } else {
