@@ -110,8 +110,9 @@ final class SignatureMemo: @unchecked Sendable {
         }
     }
 
-    /// Where the self-signatures of trust anchors are known (computed at most once per set of anchors).
-    private let anchors: TrustAnchors?
+    /// The anchors of this validation, where their self-signatures and profile conformance are known (each
+    /// established at most once per set of anchors).
+    let anchors: TrustAnchors?
     private let lock = NSLock()
     private var entries: [Entry] = []
 

@@ -7,7 +7,7 @@ import X509
 /// subject with commonName and an ISO 3166-1 alpha-2 countryName; subjectKeyIdentifier; issuerAltName (e-mail or
 /// URI); validity of at most 20 years; cRLDistributionPoints with a URI when `AnnexBOptions` asks.
 public struct IACARootProfile: AnnexBRule {
-    private let rules: RuleSet
+    private let rules: AnchorProfileRules
 
     public init(options: AnnexBOptions = .default) {
         var rules: [any AnnexBRule] = [
@@ -24,7 +24,7 @@ public struct IACARootProfile: AnnexBRule {
         if options.requireCRLDistributionPoints {
             rules.append(CRLDistributionPointsRule(position: .anchor, profile: .iacaRoot))
         }
-        self.rules = RuleSet(rules)
+        self.rules = AnchorProfileRules(profile: .iacaRoot, options: options, rules: RuleSet(rules))
     }
 
     public var verifyingCriticalExtensions: [ASN1ObjectIdentifier] { rules.verifyingCriticalExtensions }
@@ -76,15 +76,15 @@ public struct DocumentSignerProfile: AnnexBRule {
 /// trust anchor of a path: basicConstraints cA = TRUE, critical; keyUsage including keyCertSign, critical;
 /// subject with commonName; subjectKeyIdentifier.
 public struct ReaderRootProfile: AnnexBRule {
-    private let rules: RuleSet
+    private let rules: AnchorProfileRules
 
     public init(options: AnnexBOptions = .default) {
-        rules = RuleSet([
+        rules = AnchorProfileRules(profile: .readerRoot, options: options, rules: RuleSet([
             BasicConstraintsRule(position: .anchor, profile: .readerRoot, requirement: .certificateAuthority(pathLength: nil)),
             KeyUsageRule(position: .anchor, profile: .readerRoot, required: KeyUsage(keyCertSign: true), exact: false),
             SubjectNameRule(position: .anchor, profile: .readerRoot, requireCountry: false),
             KeyIdentifierRule(position: .anchor, profile: .readerRoot, requireAuthorityKeyIdentifier: false),
-        ])
+        ]))
     }
 
     public var verifyingCriticalExtensions: [ASN1ObjectIdentifier] { rules.verifyingCriticalExtensions }
@@ -171,4 +171,24 @@ public struct ReaderChainPolicy: AnnexBRule {
     public var verifyingCriticalExtensions: [ASN1ObjectIdentifier] { rules.verifyingCriticalExtensions }
 
     public func violations(in path: CertificationPath) -> [TrustError] { rules.violations(in: path) }
+}
+
+/// The rules of an anchor profile (`IACARootProfile`, `ReaderRootProfile`). They read the trust anchor alone, never
+/// the path below it, so an anchor that meets them is checked once per `TrustAnchors` (in a validation against
+/// those anchors) rather than once per chain. An anchor that does not meet them is checked on every path, so that
+/// each violation carries the anchor's position in that path.
+struct AnchorProfileRules: AnnexBRule {
+    let profile: CertificateProfile
+    let options: AnnexBOptions
+    let rules: RuleSet
+
+    var verifyingCriticalExtensions: [ASN1ObjectIdentifier] { rules.verifyingCriticalExtensions }
+
+    func violations(in path: CertificationPath) -> [TrustError] {
+        guard let index = path.anchorIndex else { return [] }
+        let conforms = SignatureMemo.current?.anchors?.knownConformance(of: path[index], to: profile, options: options) {
+            rules.violations(in: CertificationPath([path[index]], isAnchored: true)).isEmpty
+        }
+        return conforms == true ? [] : rules.violations(in: path)
+    }
 }

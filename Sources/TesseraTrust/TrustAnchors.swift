@@ -7,13 +7,12 @@ import X509
 public struct TrustAnchors: Sendable, Hashable {
     /// The anchors, in the order given.
     public let certificates: [Certificate]
-    /// Each anchor's self-signature (B.1.2), verified once for this set of anchors (copies share it) rather than
-    /// once per chain validated against it.
-    private let selfSignatures: SelfSignatures
+    /// Each anchor's self-signature (B.1.2) and profile conformance, established once for this set of anchors
+    /// (copies share them) rather than once per chain validated against it.
+    private let facts = AnchorFacts()
 
     public init(_ certificates: [Certificate]) {
         self.certificates = certificates
-        self.selfSignatures = SelfSignatures(count: certificates.count)
     }
 
     /// Anchors from DER-encoded certificates.
@@ -79,34 +78,52 @@ public struct TrustAnchors: Sendable, Hashable {
     /// (`issuer` equal to it); nil otherwise. Verified on first use, then remembered.
     func knownSelfSignature(of certificate: Certificate, issuer: Certificate) -> Bool? {
         guard certificate == issuer, let index = certificates.firstIndex(of: certificate) else { return nil }
-        return selfSignatures.result(at: index) {
+        return facts.result(for: AnchorFacts.Key(anchor: index, fact: .selfSignature)) {
             certificate.publicKey.isValidSignature(certificate.signature, for: certificate)
         }
     }
+
+    /// Whether `certificate`, when it is one of these anchors, meets the anchor profile `profile` under `options`:
+    /// `check` runs on first use, then the answer is remembered; nil when `certificate` is not one of these anchors.
+    /// Sound because an anchor profile reads the anchor alone, never the path below it.
+    func knownConformance(
+        of certificate: Certificate,
+        to profile: CertificateProfile,
+        options: AnnexBOptions,
+        check: () -> Bool
+    ) -> Bool? {
+        guard let index = certificates.firstIndex(of: certificate) else { return nil }
+        return facts.result(for: AnchorFacts.Key(anchor: index, fact: .conforms(profile, options)), compute: check)
+    }
 }
 
-/// The anchors' self-signature results, filled in on first use. A class so that copies of a `TrustAnchors` share
-/// one set of results; computed lazily because x5c validation (JOSE) never needs them and builds its anchors per
-/// call.
-private final class SelfSignatures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Bool?]
+/// Facts about the anchors that hold on every path they end (self-signatures, profile conformance), established on
+/// first use. A class so that copies of a `TrustAnchors` share them; lazy because x5c validation (JOSE) never needs
+/// them and builds its anchors per call.
+private final class AnchorFacts: @unchecked Sendable {
+    struct Key: Hashable {
+        enum Fact: Hashable {
+            case selfSignature
+            case conforms(CertificateProfile, AnnexBOptions)
+        }
 
-    init(count: Int) {
-        results = Array(repeating: nil, count: count)
+        let anchor: Int
+        let fact: Fact
     }
 
-    func result(at index: Int, compute: () -> Bool) -> Bool {
+    private let lock = NSLock()
+    private var results: [Key: Bool] = [:]
+
+    func result(for key: Key, compute: () -> Bool) -> Bool {
         lock.lock()
-        // crash-safe: index comes from firstIndex over the certificates this was sized for.
-        if let known = results[index] {
+        if let known = results[key] {
             lock.unlock()
             return known
         }
         lock.unlock()
         let value = compute()
         lock.lock()
-        results[index] = value
+        results[key] = value
         lock.unlock()
         return value
     }

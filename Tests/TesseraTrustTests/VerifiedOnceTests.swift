@@ -42,4 +42,27 @@ struct VerifiedOnceTests {
         #expect(outcome.failures.contains(.signatureInvalid(certificate: 0)))
         #expect(try await validate(anchors).isValid)
     }
+
+    @Test("an anchor's profile verdict is kept per profile options, and a failing anchor is reported at its position in each path")
+    func anchorProfileVerdicts() async throws {
+        let anchors = TrustAnchors([pki.iaca.root.certificate])
+        let chain = [try pki.documentSigner.certificate.der]
+        let instant = GeneratedPKI.now.addingTimeInterval(3600)
+        #expect(await validateDocumentSignerChain(chain, anchors: anchors, at: instant).isValid)
+        // The root has no cRLDistributionPoints: the verdict remembered for the default options must not answer
+        // for the strict ones.
+        let strict = await validateDocumentSignerChain(chain, anchors: anchors, at: instant, options: .strict)
+        #expect(strict.failures.contains(.missingCRLDistributionPoints(certificate: 1, profile: .iacaRoot)))
+        #expect(await validateDocumentSignerChain(chain, anchors: anchors, at: instant).isValid)
+
+        let edited = try pki.iaca.root.certificate.resigned(by: pki.iacaKey) { $0.remove(OID.issuerAltName) }
+        let failing = TrustAnchors([edited])
+        let signedByEdited = try pki.documentSigner.certificate.resigned(by: pki.iacaKey)
+        for _ in 0..<2 {
+            let belowRoot = await validateDocumentSignerChain([try signedByEdited.der], anchors: failing, at: instant)
+            #expect(belowRoot.failures == [.missingIssuerAlternativeName(certificate: 1, profile: .iacaRoot)])
+            let rootAlone = await validateDocumentSignerChain([try edited.der], anchors: failing, at: instant)
+            #expect(rootAlone.failures.contains(.missingIssuerAlternativeName(certificate: 0, profile: .iacaRoot)))
+        }
+    }
 }
