@@ -36,7 +36,7 @@ public final class VerifierServer: Sendable {
                 name: "tessera-verifier", database: configuration.database, migrations: [CreateVerifierTransactions(), IndexVerifierTransactionExpiry()],
                 host: host, port: port
             ) { app in
-                app.middleware.use(FileMiddleware(publicDirectory: webRoot, defaultFile: "index.html"))
+                app.middleware.use(WebRootMiddleware(root: webRoot, defaultFile: "index.html"))
                 Routes(service: { request in
                     TransactionService(
                         configuration: configuration, verifiers: verifiers, purgeSchedule: purgeSchedule,
