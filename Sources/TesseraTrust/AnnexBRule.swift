@@ -25,20 +25,22 @@ extension AnnexBRule {
 /// Rules run one after the other; violations are concatenated in order.
 struct RuleSet: AnnexBRule {
     let rules: [any AnnexBRule]
+    /// The rules' critical extensions, without repeats: collected once, since the `Verifier` asks on every
+    /// validation.
+    let verifyingCriticalExtensions: [ASN1ObjectIdentifier]
 
     init(_ rules: [any AnnexBRule]) {
         self.rules = rules
-    }
-
-    var verifyingCriticalExtensions: [ASN1ObjectIdentifier] {
         var oids: [ASN1ObjectIdentifier] = []
         for oid in rules.flatMap(\.verifyingCriticalExtensions) where !oids.contains(oid) {
             oids.append(oid)
         }
-        return oids
+        verifyingCriticalExtensions = oids
     }
 
     func violations(in path: CertificationPath) -> [TrustError] {
-        rules.flatMap { $0.violations(in: path) }
+        var found: [TrustError] = []
+        for rule in rules { found += rule.violations(in: path) }
+        return found
     }
 }
