@@ -6,7 +6,18 @@ import X509
 extension Certificate {
     /// String values of one attribute type in the subject, in order.
     func subjectValues(_ type: ASN1ObjectIdentifier) -> [String] {
-        subject.flatMap { rdn in rdn.filter { $0.type == type } }.map { String($0.value) ?? $0.value.description }
+        var values: [String] = []
+        for rdn in subject {
+            for attribute in rdn where attribute.type == type {
+                values.append(String(attribute.value) ?? attribute.value.description)
+            }
+        }
+        return values
+    }
+
+    /// Whether the subject has an attribute of `type` (no values rendered).
+    func hasSubjectAttribute(_ type: ASN1ObjectIdentifier) -> Bool {
+        subject.contains { rdn in rdn.contains { $0.type == type } }
     }
 
     /// Subject equals issuer.

@@ -260,7 +260,7 @@ struct SubjectNameRule: AnnexBRule {
         guard let index = position.index(in: path) else { return [] }
         let certificate = path[index]
         var found: [TrustError] = []
-        if certificate.subjectValues(.RDNAttributeType.commonName).isEmpty {
+        if !certificate.hasSubjectAttribute(.RDNAttributeType.commonName) {
             found.append(.missingCommonName(certificate: index, profile: profile))
         }
         if requireCountry {
