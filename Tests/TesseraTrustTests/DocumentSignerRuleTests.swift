@@ -129,6 +129,13 @@ struct DocumentSignerRuleTests {
         #expect(outcome.failures == [.countryMismatch(iaca: "UT", ds: "DE")])
     }
 
+    @Test("Document Signer without commonName → missingCommonName")
+    func documentSignerWithoutCommonName() async throws {
+        let leaf = try ds.resigned(by: pki.iacaKey, subject: try DistinguishedName { CountryName("UT") })
+        let outcome = try await pki.validateDS([leaf])
+        #expect(outcome.failures == [.missingCommonName(certificate: 0, profile: .documentSigner)])
+    }
+
     @Test("Document Signer without countryName → missingCountry")
     func documentSignerWithoutCountry() async throws {
         let leaf = try ds.resigned(by: pki.iacaKey, subject: try name(commonName: "Utopia DS 1"))
