@@ -149,7 +149,14 @@ struct DisclosureProcessor {
                 errors.append(.objectPropertyDisclosureInArray(digest))
                 continue
             }
-            result.append(processValue(disclosures[index].claimValue, depth: depth))
+            let value = disclosures[index].claimValue
+            // §4.2.4.2: an element `{"...": x}` reads as an array element digest, so an issuer cannot disclose one
+            // (Tessera's refuses to). Put in place, it would leave a digest-shaped element in the processed claims.
+            if case .object(let disclosed) = value, disclosed.contains("...") {
+                errors.append(.reservedClaimName("..."))
+                continue
+            }
+            result.append(processValue(value, depth: depth))
         }
         return result
     }

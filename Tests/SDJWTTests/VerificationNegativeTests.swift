@@ -121,6 +121,15 @@ struct VerificationNegativeTests {
         await expectOnly(try Forge.sdJWT(Forge.payload(["list": .array([element])])), .malformedArrayElementDigest)
     }
 
+    @Test("§4.2.4.2: a disclosed array element that is itself {\"...\": x} is refused, not left in the claims",
+          arguments: [JSONValue.object(["...": []]), .object(["...": "abc"]), .object(["...": "abc", "x": 1])])
+    func disclosedElementDigest(_ value: JSONValue) async throws {
+        let element = Forge.disclosure(nil, value)
+        let text = try Forge.sdJWT(
+            Forge.payload(["list": [["...": .string(element.digest())], "plain"]]), [element])
+        await expectOnly(text, .reservedClaimName("..."))
+    }
+
     @Test("§7.1 step 4: the same digest twice (in one _sd, and across _sd and an array)")
     func duplicateDigest() async throws {
         let digest = JSONValue.string(Self.d1.digest())
