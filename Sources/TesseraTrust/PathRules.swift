@@ -147,10 +147,12 @@ struct VersionAndSerialRule: AnnexBRule {
             if certificate.version != .v3 {
                 found.append(.unsupportedVersion(certificate: index))
             }
-            let serial = certificate.serialNumber.bytes
-            let isNegative = (serial.first ?? 0) & 0x80 != 0
-            let isZero = serial.allSatisfy { $0 == 0 }
-            if serial.isEmpty || serial.count > 20 || isNegative || isZero {
+            // RFC 5280 §4.1.2.2: a positive INTEGER of at most 20 octets. swift-certificates keeps the magnitude
+            // (swift-asn1 reads it unsigned: a negative serial does not parse, and the 0x00 that DER puts before a
+            // top bit set is dropped), so the encoded INTEGER is one octet longer when that bit is set.
+            let magnitude = certificate.serialNumber.bytes.drop { $0 == 0 }
+            let octets = magnitude.count + ((magnitude.first ?? 0) & 0x80 != 0 ? 1 : 0)
+            if magnitude.isEmpty || octets > 20 {
                 found.append(.invalidSerialNumber(certificate: index))
             }
         }

@@ -129,6 +129,24 @@ struct DocumentSignerRuleTests {
         #expect(outcome.failures == [.countryMismatch(iaca: "UT", ds: "DE")])
     }
 
+    @Test(
+        "RFC 5280 §4.1.2.2: a serial number of at most 20 octets, counting the 0x00 before a top bit set; zero refused",
+        arguments: [
+            ([0x80] + [UInt8](repeating: 0x11, count: 18), true),  // 19-octet magnitude, 20 octets encoded
+            ([0x7F] + [UInt8](repeating: 0x11, count: 19), true),  // 20 octets
+            ([0x80] + [UInt8](repeating: 0x11, count: 19), false),  // 21 octets encoded
+            ([0x01] + [UInt8](repeating: 0x11, count: 20), false),  // 21 octets
+            ([0x00], false),  // zero
+        ])
+    func serialNumberLength(_ magnitude: [UInt8], _ valid: Bool) async throws {
+        let leaf = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(bytes: magnitude), publicKey: ds.publicKey,
+            notValidBefore: ds.notValidBefore, notValidAfter: ds.notValidAfter, issuer: ds.issuer, subject: ds.subject,
+            signatureAlgorithm: .ecdsaWithSHA256, extensions: ds.extensions, issuerPrivateKey: pki.iacaKey.certificatePrivateKey)
+        let outcome = try await pki.validateDS([leaf])
+        #expect(outcome.failures == (valid ? [] : [.invalidSerialNumber(certificate: 0)]))
+    }
+
     @Test("Document Signer without commonName → missingCommonName")
     func documentSignerWithoutCommonName() async throws {
         let leaf = try ds.resigned(by: pki.iacaKey, subject: try DistinguishedName { CountryName("UT") })
