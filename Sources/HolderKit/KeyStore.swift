@@ -84,23 +84,7 @@ public struct FileKeyStore: KeyStore {
 
 /// Identifiers for keys and credentials: 16 random bytes in lowercase RFC 4648 base32 without padding.
 enum Base32ID {
-    static let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
-
-    static func make(random: any RandomSource) -> String {
-        var bits = 0
-        var value = 0
-        var out = ""
-        for byte in random.bytes(16) {
-            value = ((value << 8) | Int(byte)) & 0xffff
-            bits += 8
-            while bits >= 5 {
-                out.append(alphabet[(value >> (bits - 5)) & 31])
-                bits -= 5
-            }
-        }
-        if bits > 0 { out.append(alphabet[(value << (5 - bits)) & 31]) }
-        return out
-    }
+    static func make(random: any RandomSource) -> String { Base32.encode(random.bytes(16), lowercase: true) }
 
     static func isValid(_ id: String) -> Bool {
         (1...64).contains(id.utf8.count)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraCore
 @testable import WalletProvider
 
 /// RFC 6238 Appendix B: the published TOTP values (8 digits, 30-second steps, T0 = 0) for SHA-1, SHA-256 and
@@ -45,6 +46,10 @@ struct TOTPTests {
         #expect(Base32.decode("MZXW6YTB0I") == nil)  // '0' is not in the alphabet
         let totp = try #require(TOTP(base32Secret: Base32.encode(Self.seed20)))
         #expect(totp.secret == Self.seed20)
+        // An authenticator's copy of the secret: lower case, padded to a multiple of eight (RFC 4648 §3.2).
+        #expect(TOTP(base32Secret: "mzxw6ytboi======")?.secret == Array("foobar".utf8))
+        #expect(TOTP(base32Secret: "MZXW6YTB0I") == nil)
+        #expect(TOTP(base32Secret: "") == nil)
         let uri = totp.provisioningURI(account: "a@b.example", issuer: "Tessera Wallet Provider")
         #expect(uri.hasPrefix("otpauth://totp/Tessera%20Wallet%20Provider%3Aa@b.example?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"))
         #expect(uri.contains("&period=30"))

@@ -2,6 +2,7 @@ import Foundation
 import LedgerProtocol
 import NATSClient
 import ServiceSupport
+import TesseraCore
 import TesseraJOSE
 
 /// What the routes call, built once at start.

@@ -94,7 +94,7 @@ enum NKeyCodec {
         // Trailing newlines are common in seed files; anything else must be exact.
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.utf8.count <= 128 else { throw .invalidEncoding }
-        let raw = try Base32.decode(trimmed)
+        guard let raw = Base32.decode(trimmed) else { throw .invalidEncoding }
         guard raw.count >= 4 else { throw .invalidEncoding }
         let body = Array(raw[..<(raw.count - 2)])
         let crc = UInt16(raw[raw.count - 2]) | UInt16(raw[raw.count - 1]) << 8

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceSupport
+import TesseraCore
 import TesseraJOSE
 import Vapor
 
@@ -17,7 +18,7 @@ struct AccountRoutes: Sendable {
             return JSONBody.response(
                 [
                     "account_id": .string(created.accountID),
-                    "totp_secret": .string(Base32.encode(created.totp.secret)),
+                    "totp_secret": .string(TesseraCore.Base32.encode(created.totp.secret)),
                     "otpauth_uri": .string(created.provisioningURI),
                 ], status: .created)
         }

@@ -68,7 +68,10 @@ public struct TOTP: Sendable {
 extension TOTP {
     /// From the base32 secret of an `otpauth://` URI (what the account API returns).
     public init?(base32Secret: String) {
-        guard let secret = Base32.decode(base32Secret.uppercased()), !secret.isEmpty else { return nil }
+        // Authenticator apps show secrets in either case, and some issuers pad them (RFC 4648 §3.2).
+        var text = Substring(base32Secret.uppercased())
+        while text.hasSuffix("=") { text = text.dropLast() }
+        guard let secret = Base32.decode(text), !secret.isEmpty else { return nil }
         self.init(secret: secret)
     }
 }
