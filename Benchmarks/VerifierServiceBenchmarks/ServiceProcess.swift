@@ -83,16 +83,21 @@ final class ServiceProcess: @unchecked Sendable {
         url = "http://127.0.0.1:\(port)"
     }
 
-    /// User + system CPU time of the process (all its threads) in microseconds, from /proc/PID/stat.
-    var cpuMicroseconds: Int {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return 0 }
-        // After "pid (comm) ": state is field 3, utime 14, stime 15.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
-        let ticks = sysconf(Int32(_SC_CLK_TCK))
-        return (user + system) * 1_000_000 / max(ticks, 1)
+    /// On-CPU time of each of the process's threads, in nanoseconds, from /proc/PID/task/TID/schedstat (its first
+    /// field). /proc/PID/stat counts in clock ticks (10 ms), which over one batch of responses is a step of tens of
+    /// microseconds per response; schedstat counts nanoseconds. Kept per thread so a thread that exits or starts
+    /// during a batch (dispatch's workers come and go) does not carry its whole lifetime into the difference.
+    var threadCPUNanoseconds: [String: Int] {
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return [:] }
+        var times: [String: Int] = [:]
+        for thread in threads {
+            guard let line = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8),
+                let first = line.split(separator: " ").first, let nanoseconds = Int(first)
+            else { continue }
+            times[thread] = nanoseconds
+        }
+        return times
     }
 
     func stop() {

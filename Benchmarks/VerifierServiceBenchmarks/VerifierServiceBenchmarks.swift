@@ -9,8 +9,8 @@
 // clients, spread round-robin over the instances as a load balancer would (measured). The service decrypts
 // (ECDH-ES + A256GCM), verifies the SD-JWT VC (issuer ES256 via x5c to a root, Disclosures, KB-JWT ES256, aud,
 // nonce, sd_hash), checks DCQL, and writes the verdict in one conditional UPDATE.
-//   service CPU per response: the instances' user + system CPU time (/proc/PID/stat) over the posts ÷ 256, i.e.
-//     the inverse of the rate per core. The database server's own CPU (PostgreSQL) is not in it.
+//   service CPU per response: the instances' on-CPU time (per thread, /proc/PID/task/TID/schedstat, in ns) over
+//     the posts ÷ 256, i.e. the inverse of the rate per core. The database server's own CPU (PostgreSQL) is not in it.
 //   responses/s: 256 ÷ wall time of the posts.
 // service floor: the same load against ServiceFloor (Benchmarks/Tools/ServiceFloor): the same HTTP stack and SQLite
 //   set-up, one SELECT and one UPDATE, and the crypto floor below per request; nothing of Tessera's own code. The
@@ -46,14 +46,14 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let prepared = deployment.database == .floor
                 ? try await World.shared.prepareFloor(batch) : try await World.shared.prepare(batch)
-            let cpuBefore = await World.shared.serviceCPUMicroseconds()
+            let cpuBefore = await World.shared.serviceCPU()
             let start = ContinuousClock.now
             benchmark.startMeasurement()
             try await World.shared.post(prepared, concurrency: inFlight)
             benchmark.stopMeasurement()
             let elapsed = ContinuousClock.now - start
-            let cpu = await World.shared.serviceCPUMicroseconds() - cpuBefore
-            benchmark.measurement(cpuPerResponse, cpu * 1_000 / batch)
+            let cpu = World.cpuNanoseconds(from: cpuBefore, to: await World.shared.serviceCPU())
+            benchmark.measurement(cpuPerResponse, cpu / batch)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             benchmark.measurement(responsesPerSecond, Int(Double(batch) / max(seconds, 1e-9)))
         }

@@ -87,8 +87,16 @@ actor World {
         running = nil
     }
 
-    /// Service CPU time so far, all instances, in microseconds.
-    func serviceCPUMicroseconds() -> Int { running?.services.reduce(0) { $0 + $1.cpuMicroseconds } ?? 0 }
+    /// Per-thread CPU time so far of every instance, in nanoseconds (`ServiceProcess.threadCPUNanoseconds`).
+    func serviceCPU() -> [[String: Int]] { running?.services.map(\.threadCPUNanoseconds) ?? [] }
+
+    /// The service CPU time between two `serviceCPU()` readings, in nanoseconds: each thread's growth, a thread
+    /// that started in between counted from zero.
+    static func cpuNanoseconds(from before: [[String: Int]], to after: [[String: Int]]) -> Int {
+        zip(before, after).reduce(0) { total, instance in
+            instance.1.reduce(total) { sum, thread in sum + max(0, thread.value - (instance.0[thread.key] ?? 0)) }
+        }
+    }
 
     /// `count` transactions started on the first instance, each with its encrypted response, spread round-robin over
     /// the instances as a load balancer in front of them would.
