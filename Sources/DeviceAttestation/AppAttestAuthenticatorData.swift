@@ -9,6 +9,10 @@ import TesseraCBOR
 ///
 /// Assertions carry no attested credential data although App Attest sets the AT flag (0x40) in them, so the flag
 /// is only honoured when reading an attestation.
+///
+/// Extensions: with the ED flag (0x80) they follow as WebAuthn says; since iOS 27 Apple appends its extensions map
+/// without setting the flag (`AppAttestExtensions.Encoding.appleUnflagged`). Anything after the fields that is not
+/// exactly one CBOR map is refused (`trailing bytes`).
 struct AppAttestAuthenticatorData: Sendable {
     enum Kind {
         case attestation
@@ -26,6 +30,7 @@ struct AppAttestAuthenticatorData: Sendable {
     let flags: UInt8
     let counter: UInt32
     let attestedCredential: AttestedCredential?
+    let extensions: AppAttestExtensions?
 
     private static let attestedCredentialFlag: UInt8 = 0x40
     private static let extensionsFlag: UInt8 = 0x80
@@ -45,7 +50,13 @@ struct AppAttestAuthenticatorData: Sendable {
         } else {
             attestedCredential = nil
         }
-        if flags & Self.extensionsFlag != 0 { _ = try reader.cbor("extensions") }
+        if flags & Self.extensionsFlag != 0 {
+            extensions = try AppAttestExtensions(try reader.cbor("extensions"), encoding: .webAuthnFlagged)
+        } else if !reader.isAtEnd, reader.nextIsMap {
+            extensions = try AppAttestExtensions(try reader.cbor("extensions"), encoding: .appleUnflagged)
+        } else {
+            extensions = nil
+        }
         guard reader.isAtEnd else { throw AttestationParseError("authenticator data has trailing bytes") }
     }
 }
@@ -58,6 +69,9 @@ private struct ByteReader {
     init(_ data: Data) { self.data = data }
 
     var isAtEnd: Bool { offset == data.count }
+
+    /// Whether the next byte starts a CBOR map (major type 5).
+    var nextIsMap: Bool { offset < data.count && data[offset] >> 5 == 5 }
 
     mutating func take(_ count: Int, _ name: String) throws(AttestationParseError) -> Data {
         guard count >= 0, data.count - offset >= count else {

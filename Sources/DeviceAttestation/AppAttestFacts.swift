@@ -14,10 +14,18 @@ public struct AppAttestAttestation: Sendable {
     public let counter: UInt32
     /// attStmt.receipt as received (a PKCS #7 message for Apple's fraud-risk service; not validated here).
     public let receipt: Data
+    /// The authenticator data's extensions map (iOS 27+: bundle version, validation category); nil when absent.
+    public let extensions: AppAttestExtensions?
+    /// The credential certificate's extensions (dotted OIDs, in certificate order), e.g. the nonce
+    /// `1.2.840.113635.100.8.2` and, on current devices, `1.2.840.113635.100.8.6` / `.8.7`.
+    public let certificateExtensions: [String]
+    /// The credential certificate's extendedKeyUsage purposes (dotted OIDs), e.g. `1.2.840.113635.100.4.24`.
+    public let extendedKeyUsages: [String]
 
     public init(
         keyID: Data, publicKey: P256.Signing.PublicKey, app: AppAttestAppID?, environment: AppAttestEnvironment?,
-        counter: UInt32, receipt: Data
+        counter: UInt32, receipt: Data, extensions: AppAttestExtensions? = nil, certificateExtensions: [String] = [],
+        extendedKeyUsages: [String] = []
     ) {
         self.keyID = keyID
         self.publicKey = publicKey
@@ -25,6 +33,9 @@ public struct AppAttestAttestation: Sendable {
         self.environment = environment
         self.counter = counter
         self.receipt = receipt
+        self.extensions = extensions
+        self.certificateExtensions = certificateExtensions
+        self.extendedKeyUsages = extendedKeyUsages
     }
 }
 
@@ -34,9 +45,12 @@ public struct AppAttestAssertion: Sendable {
     public let counter: UInt32
     /// The configured app whose rpIdHash the authenticator data carries; nil if none.
     public let app: AppAttestAppID?
+    /// The authenticator data's extensions map (iOS 27+); nil when absent.
+    public let extensions: AppAttestExtensions?
 
-    public init(counter: UInt32, app: AppAttestAppID?) {
+    public init(counter: UInt32, app: AppAttestAppID?, extensions: AppAttestExtensions? = nil) {
         self.counter = counter
         self.app = app
+        self.extensions = extensions
     }
 }

@@ -9,15 +9,19 @@ public struct AppAttestPolicy: Sendable {
     public var allowedEnvironments: Set<AppAttestEnvironment>
     /// The roots the credential certificate chains to; the Apple App Attestation Root CA by default.
     public var trustedRoots: [Certificate]
+    /// The launch validation categories accepted (`apple_validation_category_01`, iOS 27+); no check by default.
+    public var validationCategories: AppAttestValidationCategoryPolicy
 
     public init(
         apps: [AppAttestAppID],
         allowedEnvironments: Set<AppAttestEnvironment> = [.production],
-        trustedRoots: [Certificate] = AttestationRoots.appleAppAttestation
+        trustedRoots: [Certificate] = AttestationRoots.appleAppAttestation,
+        validationCategories: AppAttestValidationCategoryPolicy = .any
     ) {
         self.apps = apps
         self.allowedEnvironments = allowedEnvironments
         self.trustedRoots = trustedRoots
+        self.validationCategories = validationCategories
     }
 
     /// The configured app whose rpIdHash this is.

@@ -37,10 +37,11 @@ public struct AppAttestTestAuthority: Sendable {
     }
 
     /// The attestation object `attestKey` would return for `publicKey`, and its keyId (SHA-256 of the X9.63 point).
-    /// Its nonce is SHA-256(authData ‖ clientDataHash); the counter is 0.
+    /// Its nonce is SHA-256(authData ‖ clientDataHash); the counter is 0. `extensions` (e.g. `ios27Extensions`) is
+    /// appended to the authenticator data with the ED flag clear, as iOS 27 devices do.
     public func attest(
         publicKey: P256.Signing.PublicKey, app: AppAttestAppID, environment: AppAttestEnvironment,
-        clientDataHash: Data, at instant: Date
+        clientDataHash: Data, at instant: Date, extensions: Data? = nil
     ) throws(DeviceAttestationError) -> (attestationObject: Data, keyID: Data) {
         let keyID = Data(SHA256.hash(data: publicKey.x963Representation))
         var authData = app.rpIDHash
@@ -50,6 +51,7 @@ public struct AppAttestTestAuthority: Sendable {
         authData.append(contentsOf: [UInt8(keyID.count >> 8), UInt8(keyID.count & 0xFF)])
         authData.append(keyID)
         authData.append(COSEKey(publicKey).cbor.encoded())
+        if let extensions { authData.append(extensions) }
         let nonce = Data(SHA256.hash(data: authData + clientDataHash))
         let notBefore = Date(timeIntervalSince1970: (instant.timeIntervalSince1970 - 60).rounded(.down))
         do {
@@ -87,20 +89,33 @@ public struct AppAttestTestAuthority: Sendable {
     /// An assertion (`generateAssertion`) made with `key`: see `assertionAuthenticatorData`, `assertionNonce` and
     /// `assertionObject`, the three steps for a key that signs elsewhere (a `KeyStore`).
     public static func assertion(
-        key: P256.Signing.PrivateKey, app: AppAttestAppID, clientData: Data, counter: UInt32
+        key: P256.Signing.PrivateKey, app: AppAttestAppID, clientData: Data, counter: UInt32, extensions: Data? = nil
     ) throws(DeviceAttestationError) -> Data {
-        let authenticatorData = assertionAuthenticatorData(app: app, counter: counter)
+        let authenticatorData = assertionAuthenticatorData(app: app, counter: counter, extensions: extensions)
         let nonce = assertionNonce(authenticatorData: authenticatorData, clientData: clientData)
         guard let signature = try? key.signature(for: nonce) else { throw .issuanceFailed("signing the assertion") }
         return assertionObject(signatureDER: signature.derRepresentation, authenticatorData: authenticatorData)
     }
 
-    /// rpIdHash ‖ flags ‖ counter (big-endian): an assertion's authenticator data.
-    public static func assertionAuthenticatorData(app: AppAttestAppID, counter: UInt32) -> Data {
+    /// rpIdHash ‖ flags ‖ counter (big-endian) [‖ extensions, ED flag clear as on iOS 27]: an assertion's
+    /// authenticator data.
+    public static func assertionAuthenticatorData(app: AppAttestAppID, counter: UInt32, extensions: Data? = nil) -> Data {
         var authenticatorData = app.rpIDHash
         authenticatorData.append(0x40)
         authenticatorData.append(contentsOf: withUnsafeBytes(of: counter.bigEndian) { Array($0) })
+        if let extensions { authenticatorData.append(extensions) }
         return authenticatorData
+    }
+
+    /// The extensions map iOS 27 appends to authenticator data: `apple_bundle_version_01` and
+    /// `apple_validation_category_01` (four bytes, little-endian).
+    public static func ios27Extensions(bundleVersion: String, validationCategory: UInt32) -> Data {
+        let category = withUnsafeBytes(of: validationCategory.littleEndian) { Data($0) }
+        let map: CBOR = [
+            .text(AppAttestExtensions.bundleVersionKey): .text(bundleVersion),
+            .text(AppAttestExtensions.validationCategoryKey): .bytes(category),
+        ]
+        return map.encoded()
     }
 
     /// The message the key signs (ECDSA P-256 / SHA-256, so hashed once more): SHA-256(authenticatorData ‖

@@ -9,6 +9,7 @@ extension AppAttestVerifier {
     /// 2. Step 4: rpIdHash is SHA-256 of a configured App ID (`appIDMismatch`).
     /// 3. Step 5: the counter is greater than `previousCounter` (`assertionCounterNotIncreasing`). Storing the new
     ///    counter atomically is the caller's job.
+    /// 4. iOS 27+: the launch validation category is one the policy accepts (`validationCategoryNotAllowed`).
     ///
     /// - Parameters:
     ///   - assertionObject: the CBOR map `{"signature": bstr, "authenticatorData": bstr}` the app sent.
@@ -38,7 +39,11 @@ extension AppAttestVerifier {
         let app = policy.app(rpIDHash: authenticatorData.rpIDHash)
         if app == nil { failures.append(.appIDMismatch) }
         if authenticatorData.counter <= previousCounter { failures.append(.assertionCounterNotIncreasing) }
+        if !policy.validationCategories.allows(authenticatorData.extensions?.validationCategory) {
+            failures.append(.validationCategoryNotAllowed)
+        }
         return AttestationOutcome(
-            facts: AppAttestAssertion(counter: authenticatorData.counter, app: app), failures: failures)
+            facts: AppAttestAssertion(counter: authenticatorData.counter, app: app, extensions: authenticatorData.extensions),
+            failures: failures)
     }
 }

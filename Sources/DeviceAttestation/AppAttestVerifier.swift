@@ -19,6 +19,8 @@ import X509
 /// 5. Step 7: the counter is 0 (`counterNotZero`).
 /// 6. Step 8: the aaguid names an allowed environment (`environmentNotAllowed`).
 /// 7. The credential public key (COSE_Key) in authData is the credCert key (`publicKeyMismatch`).
+/// 8. iOS 27+: the launch validation category in the authenticator data's extensions is one the policy accepts
+///    (`validationCategoryNotAllowed`).
 ///
 /// Undecodable input (CBOR, certificates, authenticator data, the nonce extension) gives only `malformed`.
 public struct AppAttestVerifier: Sendable {
@@ -27,6 +29,7 @@ public struct AppAttestVerifier: Sendable {
     private let roots: [AttestationCertificate]
 
     private static let basicConstraints: ASN1ObjectIdentifier = [2, 5, 29, 19]
+    private static let extendedKeyUsage: ASN1ObjectIdentifier = [2, 5, 29, 37]
 
     public init(policy: AppAttestPolicy) {
         self.policy = policy
@@ -50,6 +53,7 @@ public struct AppAttestVerifier: Sendable {
         let credential: AppAttestAuthenticatorData.AttestedCredential
         let nonce: Data
         let publicKey: P256.Signing.PublicKey
+        let extendedKeyUsages: [String]
         do throws(AttestationParseError) {
             object = try AppAttestAttestationObject(attestationObject)
             guard let attested = object.authenticatorData.attestedCredential else {
@@ -62,6 +66,7 @@ public struct AppAttestVerifier: Sendable {
             guard let key = try? P256.Signing.PublicKey(derRepresentation: credentialCertificate.subjectPublicKeyInfo)
             else { throw AttestationParseError("the credential certificate's key is not an EC P-256 key") }
             publicKey = key
+            extendedKeyUsages = try Self.purposes(of: credentialCertificate)
         } catch {
             return AttestationOutcome(
                 facts: nil, failures: [.malformed], diagnostics: [AttestationDiagnostic(.malformed, error.description)])
@@ -83,10 +88,14 @@ public struct AppAttestVerifier: Sendable {
             }
         }
         if !Self.coseKey(credential.credentialPublicKey, equals: publicKey) { failures.append(.publicKeyMismatch) }
+        if !policy.validationCategories.allows(authenticatorData.extensions?.validationCategory) {
+            failures.append(.validationCategoryNotAllowed)
+        }
 
         let facts = AppAttestAttestation(
             keyID: proven, publicKey: publicKey, app: app, environment: environment,
-            counter: authenticatorData.counter, receipt: object.receipt)
+            counter: authenticatorData.counter, receipt: object.receipt, extensions: authenticatorData.extensions,
+            certificateExtensions: path.first?.extensions.map(\.oid.description) ?? [], extendedKeyUsages: extendedKeyUsages)
         return AttestationOutcome(facts: facts, failures: failures, diagnostics: diagnostics)
     }
 
@@ -105,6 +114,21 @@ public struct AppAttestVerifier: Sendable {
         if anchor == nil { failures.append(.untrustedRoot) }
         failures += CertificatePath.validityFailures(path + [anchor].compactMap { $0 }, at: instant)
         return failures
+    }
+
+    /// extendedKeyUsage (RFC 5280 §4.2.1.12): the purposes as dotted OIDs; empty without the extension.
+    private static func purposes(of certificate: AttestationCertificate) throws(AttestationParseError) -> [String] {
+        guard let ext = try certificate.uniqueExtension(extendedKeyUsage) else { return [] }
+        do {
+            var purposes = try DERNodes.sequence(try DER.parse(Array(ext.value)), "ExtKeyUsageSyntax")
+            var result: [String] = []
+            while let node = purposes.next() { result.append(try ASN1ObjectIdentifier(derEncoded: node).description) }
+            return result
+        } catch let error as AttestationParseError {
+            throw error
+        } catch {
+            throw AttestationParseError("extendedKeyUsage is not DER: \(error)")
+        }
     }
 
     /// basicConstraints (RFC 5280 §4.2.1.9) with cA TRUE.

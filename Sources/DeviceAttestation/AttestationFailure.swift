@@ -28,6 +28,8 @@ public enum AttestationFailure: String, Error, Sendable, Hashable, CaseIterable 
     case environmentNotAllowed = "environment_not_allowed"
     /// The COSE key in authData is not the credCert key.
     case publicKeyMismatch = "public_key_mismatch"
+    /// iOS 27+: `apple_validation_category_01` is not one the policy accepts (or absent where it is required).
+    case validationCategoryNotAllowed = "validation_category_not_allowed"
     /// Assertion steps 1–3: the signature does not verify over SHA-256(authenticatorData ‖ SHA-256(clientData)).
     case assertionSignatureInvalid = "assertion_signature_invalid"
     /// Assertion step 5: the counter is not greater than the stored one.
