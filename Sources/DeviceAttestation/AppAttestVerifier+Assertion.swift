@@ -20,11 +20,33 @@ extension AppAttestVerifier {
         _ assertionObject: Data, clientData: Data, publicKey: P256.Signing.PublicKey, previousCounter: UInt32
     ) -> AttestationOutcome<AppAttestAssertion> {
         let signature: Data
-        let authenticatorData: AppAttestAuthenticatorData
+        let authenticatorData: Data
         do throws(AttestationParseError) {
             let map = try AppAttestCBOR.map(assertionObject, maxBytes: AttestationLimits.maxAssertionObjectBytes, "assertion")
             signature = try AppAttestCBOR.bytes(map, "signature")
-            authenticatorData = try AppAttestAuthenticatorData(try AppAttestCBOR.bytes(map, "authenticatorData"), .assertion)
+            authenticatorData = try AppAttestCBOR.bytes(map, "authenticatorData")
+        } catch {
+            return AttestationOutcome(
+                facts: nil, failures: [.malformed], diagnostics: [AttestationDiagnostic(.malformed, error.description)])
+        }
+        return verifyAssertion(
+            signature: signature, authenticatorData: authenticatorData, clientData: clientData, publicKey: publicKey,
+            previousCounter: previousCounter)
+    }
+
+    /// The same rules for an assertion whose two parts arrived separately: the production IT-Wallet client
+    /// (io-react-native-integrity `decodeAssertion`) sends the CBOR map's `signature` (DER ECDSA) as
+    /// `hardware_signature` and its `authenticatorData` as `integrity_assertion`.
+    public func verifyAssertion(
+        signature: Data, authenticatorData bytes: Data, clientData: Data, publicKey: P256.Signing.PublicKey,
+        previousCounter: UInt32
+    ) -> AttestationOutcome<AppAttestAssertion> {
+        let authenticatorData: AppAttestAuthenticatorData
+        do throws(AttestationParseError) {
+            guard signature.count <= AttestationLimits.maxAssertionObjectBytes, bytes.count <= AttestationLimits.maxAssertionObjectBytes else {
+                throw AttestationParseError("the assertion is larger than \(AttestationLimits.maxAssertionObjectBytes) bytes")
+            }
+            authenticatorData = try AppAttestAuthenticatorData(bytes, .assertion)
         } catch {
             return AttestationOutcome(
                 facts: nil, failures: [.malformed], diagnostics: [AttestationDiagnostic(.malformed, error.description)])

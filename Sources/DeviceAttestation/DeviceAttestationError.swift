@@ -11,6 +11,8 @@ public enum DeviceAttestationError: Error, Sendable, Hashable, CustomStringConve
     case issuanceFailed(String)
     /// A file of the test authority could not be read or written.
     case fileAccess(String)
+    /// An App Attest assertion object is not the CBOR map `generateAssertion` returns.
+    case malformedAssertion(String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum DeviceAttestationError: Error, Sendable, Hashable, CustomStringConve
         case .keyMismatch(let reason): return "key mismatch: \(reason)"
         case .issuanceFailed(let reason): return "issuance failed: \(reason)"
         case .fileAccess(let reason): return "file access: \(reason)"
+        case .malformedAssertion(let reason): return "malformed App Attest assertion: \(reason)"
         }
     }
 }

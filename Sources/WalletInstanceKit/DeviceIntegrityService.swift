@@ -10,10 +10,9 @@ public protocol DeviceIntegrityService: Sendable {
     /// Creates the hardware key and attests it for `challenge`: the `key_attestation` to send (base64) and the
     /// `hardware_key_tag` the provider will know the key by, plus the key's id in the `KeyStore` (if it uses one).
     func createAttestedKey(challenge: String) async throws(WalletInstanceError) -> AttestedKey
-    /// `hardware_signature` over `clientData` with the hardware key.
-    func hardwareSignature(keyID: String, clientData: Data) async throws(WalletInstanceError) -> String
-    /// `integrity_assertion` over `clientData`.
-    func integrityAssertion(keyID: String, clientData: Data) async throws(WalletInstanceError) -> String
+    /// `hardware_signature` (the hardware key over `clientData`) and `integrity_assertion` (the platform's verdict
+    /// bound to `clientData`) for a Wallet Attestation request.
+    func proofs(keyID: String, clientData: Data) async throws(WalletInstanceError) -> IntegrityProofs
     /// Deletes the hardware key (IT-Wallet: an existing key is deleted before a new one is made).
     func deleteKey(keyID: String) async
 }
@@ -26,6 +25,16 @@ public struct AttestedKey: Sendable {
         self.keyID = keyID
         self.hardwareKeyTag = hardwareKeyTag
         self.keyAttestation = keyAttestation
+    }
+}
+
+/// The two proofs of a Wallet Attestation request, base64 (or a JWS for a Play Integrity token).
+public struct IntegrityProofs: Sendable {
+    public let hardwareSignature: String
+    public let integrityAssertion: String
+    public init(hardwareSignature: String, integrityAssertion: String) {
+        self.hardwareSignature = hardwareSignature
+        self.integrityAssertion = integrityAssertion
     }
 }
 

@@ -45,13 +45,13 @@ public final class TestAppAttestIntegrityService: DeviceIntegrityService {
         }
     }
 
-    /// On iOS both proofs are App Attest assertions over client_data, each with the next counter value.
-    public func hardwareSignature(keyID: String, clientData: Data) async throws(WalletInstanceError) -> String {
-        try await assertion(keyID: keyID, clientData: clientData)
-    }
-
-    public func integrityAssertion(keyID: String, clientData: Data) async throws(WalletInstanceError) -> String {
-        try await assertion(keyID: keyID, clientData: clientData)
+    /// One App Attest assertion over client_data (the next counter value), sent in two parts as the production
+    /// IT-Wallet client does: its DER `signature` and its `authenticatorData`, base64.
+    public func proofs(keyID: String, clientData: Data) async throws(WalletInstanceError) -> IntegrityProofs {
+        let assertion = try await assertion(keyID: keyID, clientData: clientData)
+        return IntegrityProofs(
+            hardwareSignature: assertion.signature.base64EncodedString(),
+            integrityAssertion: assertion.authenticatorData.base64EncodedString())
     }
 
     public func deleteKey(keyID: String) async {
@@ -59,7 +59,7 @@ public final class TestAppAttestIntegrityService: DeviceIntegrityService {
         counters.withLock { _ = $0.removeValue(forKey: keyID) }
     }
 
-    private func assertion(keyID: String, clientData: Data) async throws(WalletInstanceError) -> String {
+    private func assertion(keyID: String, clientData: Data) async throws(WalletInstanceError) -> (signature: Data, authenticatorData: Data) {
         let counter = counters.withLock { counters -> UInt32 in
             let next = (counters[keyID] ?? 0) &+ 1
             counters[keyID] = next
@@ -70,8 +70,7 @@ public final class TestAppAttestIntegrityService: DeviceIntegrityService {
         do {
             let raw = try await keys.deviceKey(id: keyID).sign(nonce)
             let der = try P256.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation
-            return AppAttestTestAuthority.assertionObject(signatureDER: der, authenticatorData: authenticatorData)
-                .base64EncodedString()
+            return (der, authenticatorData)
         } catch {
             throw .integrity("the hardware key cannot sign")
         }

@@ -38,8 +38,15 @@ public struct TestDeviceIntegrityService: DeviceIntegrityService {
         }
     }
 
-    /// ECDSA P-256 (DER, base64) over SHA-256(client_data), as an Android hardware key signs the client data hash.
-    public func hardwareSignature(keyID: String, clientData: Data) async throws(WalletInstanceError) -> String {
+    /// The hardware signature and the Play-Integrity-shaped token over `clientData`.
+    public func proofs(keyID: String, clientData: Data) async throws(WalletInstanceError) -> IntegrityProofs {
+        IntegrityProofs(
+            hardwareSignature: try await hardwareSignature(keyID: keyID, clientData: clientData),
+            integrityAssertion: try integrityAssertion(clientData: clientData))
+    }
+
+    /// ECDSA P-256 (DER, base64) over SHA-256(client_data): the IT-Wallet texts' "signature of client_data_hash".
+    func hardwareSignature(keyID: String, clientData: Data) async throws(WalletInstanceError) -> String {
         do {
             let raw = try await keys.deviceKey(id: keyID).sign(Data(SHA256.hash(data: clientData)))
             return try P256.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation.base64EncodedString()
@@ -48,7 +55,7 @@ public struct TestDeviceIntegrityService: DeviceIntegrityService {
         }
     }
 
-    public func integrityAssertion(keyID: String, clientData: Data) async throws(WalletInstanceError) -> String {
+    func integrityAssertion(clientData: Data) throws(WalletInstanceError) -> String {
         let hash = SHA256.hash(data: clientData).map { String(format: "%02x", $0) }.joined()
         let millis = Int64(clock.now().timeIntervalSince1970 * 1000)
         let claims: JSONObject = [

@@ -130,13 +130,12 @@ public struct WalletInstanceClient: Sendable {
         let thumbprint = jwk.thumbprintBase64URL()
         let challenge = try await nonce(metadata)
         let clientData = (["challenge": .string(challenge), "jwk_thumbprint": .string(thumbprint)] as JSONObject).serialized()
-        let hardwareSignature = try await integrity.hardwareSignature(keyID: keyID, clientData: clientData)
-        let integrityAssertion = try await integrity.integrityAssertion(keyID: keyID, clientData: clientData)
+        let proofs = try await integrity.proofs(keyID: keyID, clientData: clientData)
         let now = Int64(clock.now().timeIntervalSince1970)
         let claims: JSONObject = [
             "iss": .string(thumbprint), "sub": .string(metadata.entityID), "aud": .string(metadata.entityID),
-            "challenge": .string(challenge), "hardware_signature": .string(hardwareSignature),
-            "integrity_assertion": .string(integrityAssertion), "hardware_key_tag": .string(tag),
+            "challenge": .string(challenge), "hardware_signature": .string(proofs.hardwareSignature),
+            "integrity_assertion": .string(proofs.integrityAssertion), "hardware_key_tag": .string(tag),
             "cnf": ["jwk": .object(jwk.jsonObject)], "iat": .integer(now), "exp": .integer(now + 300),
         ]
         let assertion: String

@@ -78,6 +78,26 @@ struct AppAttestFlowTests {
         #expect(next.header("Content-Type") == "application/jwt")
     }
 
+    /// The whole CBOR assertion in both fields (what Tessera's own wallet sent before it followed the production
+    /// client) is no published encoding: refused, and the counter is not spent.
+    @Test func theCBORAssertionInBothFieldsIsRefused() async throws {
+        let fixture = try await ProviderFixture()
+        defer { Task { await fixture.shutdown() } }
+        let account = try await fixture.account()
+        let device = Device(fixture: fixture)
+        let registered = try await fixture.request(
+            .post, "/wallet-instance", json: try device.registration(try await fixture.nonce()), session: account.session)
+        #expect(registered.status == 204)
+        let old = try await fixture.request(
+            .post, "/token", body: Data(try device.tokenRequest(challenge: try await fixture.nonce(), counter: 1, splitAssertion: false).utf8),
+            contentType: "application/x-www-form-urlencoded")
+        #expect(old.status == 400)
+        let split = try await fixture.request(
+            .post, "/token", body: Data(try device.tokenRequest(challenge: try await fixture.nonce(), counter: 1).utf8),
+            contentType: "application/x-www-form-urlencoded")
+        #expect(split.status == 200)
+    }
+
     /// A device whose key and assertions the test controls directly (the counter included).
     struct Device {
         let fixture: ProviderFixture
@@ -94,19 +114,22 @@ struct AppAttestFlowTests {
             ]
         }
 
-        /// A form body for `POST /token` whose two assertions both carry `counter`.
-        func tokenRequest(challenge: String, counter: UInt32) throws -> String {
+        /// A form body for `POST /token` whose App Attest assertion carries `counter`, sent in its two parts as the
+        /// production client does (`splitAssertion`), or as its CBOR map in both fields (never published; refused).
+        func tokenRequest(challenge: String, counter: UInt32, splitAssertion: Bool = true) throws -> String {
             let ephemeral = P256.Signing.PrivateKey()
             let jwk = JWK(publicKey: ephemeral.publicKey)
             let thumbprint = jwk.thumbprintBase64URL()
             let clientData = (["challenge": .string(challenge), "jwk_thumbprint": .string(thumbprint)] as JSONObject).serialized()
-            let assertion = try AppAttestTestAuthority.assertion(
-                key: key, app: ProviderFixture.appleApp, clientData: clientData, counter: counter
-            ).base64EncodedString()
+            let object = try AppAttestTestAuthority.assertion(
+                key: key, app: ProviderFixture.appleApp, clientData: clientData, counter: counter)
+            let parts = try AppAttestAssertionObject(object)
+            let signature = (splitAssertion ? parts.signature : object).base64EncodedString()
+            let integrity = (splitAssertion ? parts.authenticatorData : object).base64EncodedString()
             let now = Int64(fixture.clock.now().timeIntervalSince1970)
             let claims: JSONObject = [
                 "iss": .string(thumbprint), "sub": .string(fixture.server.baseURL), "aud": .string(fixture.server.baseURL),
-                "challenge": .string(challenge), "hardware_signature": .string(assertion), "integrity_assertion": .string(assertion),
+                "challenge": .string(challenge), "hardware_signature": .string(signature), "integrity_assertion": .string(integrity),
                 "hardware_key_tag": .string(keyID.base64EncodedString()), "cnf": ["jwk": .object(jwk.jsonObject)],
                 "iat": .integer(now), "exp": .integer(now + 300),
             ]

@@ -49,7 +49,9 @@ struct ProviderFixture {
     /// Where `request` sends: the in-process server, or another provider process on the same database.
     var baseURL: String
 
-    init(database: String = "sqlite", trustTestRoot: Bool = true, at start: Date = Date()) async throws {
+    /// - Parameter peerRoot: another test attestation root to trust for App Attest, Android key attestation and
+    ///   integrity tokens (an independent peer's); integrity tokens are then checked under it.
+    init(database: String = "sqlite", trustTestRoot: Bool = true, peerRoot: Certificate? = nil, at start: Date = Date()) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-provider-\(UUID().uuidString)")
         clock = MovableClock(start)
         authority = try AndroidTestAttestationAuthority.generate(
@@ -72,10 +74,15 @@ struct ProviderFixture {
         if trustTestRoot { policy.trustedRootKeys.append(authority.rootPublicKeySPKI) }
         var appAttest = AppAttestPolicy(apps: [Self.appleApp])
         if trustTestRoot { appAttest.trustedRoots.append(appleAuthority.rootCertificate) }
+        var integrityRoot = trustTestRoot ? authority.rootCertificate : nil
+        if let peerRoot, let key = P256.Signing.PublicKey(peerRoot.publicKey) {
+            appAttest.trustedRoots.append(peerRoot)
+            policy.trustedRootKeys.append(key.derRepresentation)
+            integrityRoot = peerRoot
+        }
         let configuration = WalletProviderConfiguration(
             database: db, directory: directory, apps: .init(apple: [Self.appleApp], android: [Self.application]),
-            appAttest: appAttest, android: policy,
-            androidIntegrity: trustTestRoot ? LocalIntegrityTokenVerifier(root: authority.rootCertificate) : nil,
+            appAttest: appAttest, android: policy, androidIntegrity: integrityRoot.map { LocalIntegrityTokenVerifier(root: $0) },
             clock: clock)
         // Small Argon2id parameters: the tests exercise the flow, not the cost (debug builds are slow).
         let parameters = Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1)

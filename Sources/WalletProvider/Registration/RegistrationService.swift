@@ -2,6 +2,7 @@ import Crypto
 import DeviceAttestation
 import Foundation
 import ServiceSupport
+import TesseraCore
 import TesseraJOSE
 
 /// `POST /wallet-instance` (IT-Wallet Wallet Instance Initialization and Registration): the challenge, the key
@@ -14,20 +15,30 @@ struct RegistrationService: Sendable {
     /// Built once: it parses the policy's trusted roots.
     let appAttestVerifier: AppAttestVerifier
 
+    /// The registration body. The challenge is `challenge` (IT-Wallet 0.7–0.9, the production client) or `nonce`
+    /// (the 1.0 text), never both; `is_renewal` (production client: whether io-wallet e-mails the user) is accepted
+    /// and kept with the instance's facts. Anything else is refused.
     struct Request: Sendable {
         let challenge: String
         let keyAttestation: String
         let hardwareKeyTag: String
+        let isRenewal: Bool?
 
-        /// Exactly the three fields, each a non-empty string.
         init(json: JSONObject) throws(WireError) {
-            let fields: Set<String> = ["challenge", "key_attestation", "hardware_key_tag"]
-            guard Set(json.keys) == fields, json.count == 3,
-                let challenge = json["challenge"]?.stringValue, !challenge.isEmpty,
+            let shape = WireError(
+                .badRequest, "bad_request",
+                "the body must be {challenge (or nonce), key_attestation, hardware_key_tag[, is_renewal]}, strings non-empty")
+            let allowed: Set<String> = ["challenge", "nonce", "key_attestation", "hardware_key_tag", "is_renewal"]
+            guard Set(json.keys).isSubset(of: allowed), (json["challenge"] == nil) != (json["nonce"] == nil),
+                let challenge = (json["challenge"] ?? json["nonce"])?.stringValue, !challenge.isEmpty,
                 let keyAttestation = json["key_attestation"]?.stringValue, !keyAttestation.isEmpty,
                 let tag = json["hardware_key_tag"]?.stringValue, !tag.isEmpty
-            else {
-                throw WireError(.badRequest, "bad_request", "the body must be {challenge, key_attestation, hardware_key_tag}, all non-empty strings")
+            else { throw shape }
+            if let renewal = json["is_renewal"] {
+                guard case .bool(let value) = renewal else { throw shape }
+                isRenewal = value
+            } else {
+                isRenewal = nil
             }
             guard tag.utf8.count <= 256 else { throw WireError(.unprocessableEntity, "validation_error", "hardware_key_tag is too long") }
             self.challenge = challenge
@@ -40,7 +51,7 @@ struct RegistrationService: Sendable {
     struct Verified: Sendable {
         let publicKey: P256.Signing.PublicKey
         let platform: String
-        let device: JSONObject
+        var device: JSONObject
         let signCount: Int64
     }
 
@@ -49,10 +60,11 @@ struct RegistrationService: Sendable {
         guard try await nonces.consume(request.challenge, now: now) else {
             throw WireError(.forbidden, "invalid_request", "the challenge is invalid, expired or already used")
         }
-        guard let attestation = KeyAttestation(base64: request.keyAttestation) else {
+        guard let attestation = KeyAttestationEvidence(wire: request.keyAttestation) else {
             throw WireError(.unprocessableEntity, "validation_error", "key_attestation is neither an App Attest object nor an Android certificate chain")
         }
-        let verified = try verify(attestation, request: request, at: now)
+        var verified = try verify(attestation, request: request, at: now)
+        if let renewal = request.isRenewal { verified.device["is_renewal"] = .bool(renewal) }
         let inserted = try await instances.insert(
             accountID: accountID, hardwareKeyTag: request.hardwareKeyTag,
             publicKeyJWK: JWK(publicKey: verified.publicKey).jsonObject.description, platform: verified.platform,
@@ -60,9 +72,9 @@ struct RegistrationService: Sendable {
         guard inserted else { throw WireError(.unprocessableEntity, "validation_error", "this hardware key tag is already registered") }
     }
 
-    func verify(_ attestation: KeyAttestation, request: Request, at now: Date) throws(WireError) -> Verified {
-        switch attestation {
-        case .apple(let object):
+    func verify(_ attestation: KeyAttestationEvidence, request: Request, at now: Date) throws(WireError) -> Verified {
+        switch attestation.kind {
+        case .appAttest(let object):
             guard let keyID = Base64Any.decode(request.hardwareKeyTag), keyID.count == 32 else {
                 throw WireError(.unprocessableEntity, "validation_error", "on iOS hardware_key_tag is the App Attest keyId (base64 of 32 bytes)")
             }
@@ -72,8 +84,11 @@ struct RegistrationService: Sendable {
             let facts = try Self.accept(outcome)
             var device: JSONObject = ["environment": .string(facts.environment?.rawValue ?? "unknown")]
             if let app = facts.app { device["app_id"] = .string(app.rpID) }
+            // iOS 27+: what the authenticator data's extensions say about the build (kept for the operator).
+            if let version = facts.extensions?.bundleVersion { device["bundle_version"] = .string(version) }
+            if let category = facts.extensions?.validationCategory { device["validation_category"] = .integer(Int64(category)) }
             return Verified(publicKey: facts.publicKey, platform: "ios", device: device, signCount: Int64(facts.counter))
-        case .android(let chain):
+        case .androidChain(let chain):
             let outcome = AndroidKeyAttestationVerifier(policy: configuration.android)
                 .verify(chain: chain, challenge: Data(request.challenge.utf8), at: now)
             let facts = try Self.accept(outcome)

@@ -4,10 +4,11 @@ import Foundation
 import ServiceSupport
 import TesseraJOSE
 
-/// `POST /token` (IT-Wallet v0.9 Wallet Attestation issuance). The checks in the spec's order: header, signature
-/// with `cnf.jwk`, challenge (single use), a valid instance for the key tag, `client_data` rebuilt and
-/// `hardware_signature` verified with the registered key, the integrity assertion (App Attest: counter persisted),
-/// posture, `iss`. Errors follow RFC 6749 §5.2; a revoked or unknown instance gets 403.
+/// Wallet Attestation issuance: `POST /token` (IT-Wallet 0.7–0.9, `war+jwt` / `var+jwt`) and
+/// `POST /wallet-attestations` (1.0, `wp-war+jwt`). The checks in the spec's order: header, signature with
+/// `cnf.jwk`, times, audience and `iss`, the challenge (single use), a valid instance for the key tag, the hardware
+/// proofs over `client_data` with the registered key and the integrity verdicts for that same `client_data`
+/// (App Attest: counter persisted), posture. Errors follow RFC 6749 §5.2; a revoked or unknown instance gets 403.
 struct TokenService: Sendable {
     let configuration: WalletProviderConfiguration
     let baseURL: String
@@ -17,6 +18,7 @@ struct TokenService: Sendable {
     /// Built once: it parses the policy's trusted roots.
     let appAttestVerifier: AppAttestVerifier
 
+    /// The `/token` grant (RFC 7523 JWT bearer), as a form (the spec texts) or a JSON object (the production client).
     func issue(grantType: String?, assertion: String?) async throws(WireError) -> String {
         guard let grantType, let assertion, !assertion.isEmpty else {
             throw WireError(.badRequest, "invalid_request", "grant_type and assertion are required")
@@ -24,10 +26,19 @@ struct TokenService: Sendable {
         guard grantType == WalletAttestationRequest.grantType else {
             throw WireError(.badRequest, "unsupported_grant_type", "grant_type must be \(WalletAttestationRequest.grantType)")
         }
+        return try await issue(assertion: assertion, accepting: [.war, .variant], attestationType: WalletAttestation.type)
+    }
+
+    /// Checks the request and signs the attestation (`attestationType` is its `typ`).
+    func issue(
+        assertion: String, accepting types: Set<WalletAttestationRequest.RequestType>, attestationType: String
+    ) async throws(WireError) -> String {
         let now = configuration.clock.now()
-        let request = try WalletAttestationRequest(assertion: assertion)
+        let request = try WalletAttestationRequest(assertion: assertion, accepting: types)
         try request.verifySignature()
-        try request.checkTimes(now: now, audience: baseURL)
+        try request.checkTimes(now: now)
+        try request.checkAudience(provider: baseURL)
+        _ = try request.checkIssuer(provider: baseURL)
         guard try await nonces.consume(request.challenge, now: now) else {
             throw WireError(.badRequest, "invalid_grant", "the challenge is invalid, expired or already used")
         }
@@ -35,15 +46,11 @@ struct TokenService: Sendable {
         guard let jwkText = instance.public_key, let jwk = try? JWK(parsing: Array(jwkText.utf8)),
             case .es256(let hardwareKey)? = try? JWSVerificationKey(jwk: jwk)
         else { throw WireError.server }
-        let clientData = request.clientData
-        try await checkProofs(request, clientData: clientData, instance: instance, hardwareKey: hardwareKey, now: now)
+        try await checkProofs(request, instance: instance, hardwareKey: hardwareKey, now: now)
         try checkPosture(instance)
-        guard request.iss == request.ephemeralKey.thumbprintBase64URL() else {
-            throw WireError(.badRequest, "invalid_grant", "iss must be the thumbprint of cnf.jwk")
-        }
         return try WalletAttestation.sign(
-            key: key, issuer: baseURL, ephemeralKey: request.ephemeralKey, aal: configuration.aal, now: now,
-            lifetime: configuration.attestationLifetime)
+            key: key, type: attestationType, issuer: baseURL, ephemeralKey: request.ephemeralKey, aal: configuration.aal,
+            now: now, lifetime: configuration.attestationLifetime)
     }
 
     private func validInstance(tag: String) async throws(WireError) -> WalletInstanceRow {
@@ -58,41 +65,25 @@ struct TokenService: Sendable {
     }
 
     private func checkProofs(
-        _ request: WalletAttestationRequest, clientData: Data, instance: WalletInstanceRow,
-        hardwareKey: P256.Signing.PublicKey, now: Date
+        _ request: WalletAttestationRequest, instance: WalletInstanceRow, hardwareKey: P256.Signing.PublicKey, now: Date
     ) async throws(WireError) {
-        let clientDataHash = Data(SHA256.hash(data: clientData))
         switch instance.platform {
         case "ios":
-            // The App Attest key is the hardware key: both proofs are App Attest assertions over client_data.
-            let verifier = appAttestVerifier
-            var counter: UInt32 = 0
-            for proof in [request.hardwareSignature, request.integrityAssertion] {
-                guard let object = Base64Any.decode(proof) else {
-                    throw WireError(.badRequest, "invalid_request", "an App Attest assertion is not base64")
-                }
-                let outcome = verifier.verifyAssertion(
-                    object, clientData: clientData, publicKey: hardwareKey, previousCounter: UInt32(clamping: instance.sign_count))
-                guard let facts = outcome.facts, outcome.failures.isEmpty else {
-                    let names = outcome.failures.map(\.rawValue).joined(separator: ", ")
-                    throw WireError(.badRequest, "invalid_grant", "the App Attest assertion failed: \(names)")
-                }
-                counter = max(counter, facts.counter)
-            }
-            guard try await instances.advanceCounter(id: instance.id, to: Int64(counter)) else {
+            // The App Attest key is the hardware key: its assertion is both the signature and the integrity proof.
+            let proof = try HardwareProofs.appAttest(
+                request, key: hardwareKey, previousCounter: UInt32(clamping: instance.sign_count), verifier: appAttestVerifier)
+            guard try await instances.advanceCounter(id: instance.id, to: Int64(proof.assertion.counter)) else {
                 throw WireError(.badRequest, "invalid_grant", "the App Attest counter was already used")
             }
         default:
-            guard let signature = Base64Any.decode(request.hardwareSignature),
-                let ecdsa = try? P256.Signing.ECDSASignature(derRepresentation: signature),
-                hardwareKey.isValidSignature(ecdsa, for: clientDataHash)
-            else { throw WireError(.badRequest, "invalid_grant", "hardware_signature does not verify with the registered key") }
+            let proof = try HardwareProofs.androidSignature(request, key: hardwareKey)
             guard let integrity = configuration.androidIntegrity else {
                 throw WireError(.forbidden, "invalid_grant", "no Android integrity verifier is configured")
             }
             do {
+                // Play Integrity's requestHash is hex SHA-256 of the same client_data the hardware key signed.
                 try await integrity.verify(
-                    integrityToken: request.integrityAssertion, clientDataHash: clientDataHash,
+                    integrityToken: request.integrityAssertion, clientDataHash: proof.clientData.hash,
                     packageNames: configuration.apps.android.map(\.packageName), at: now)
             } catch {
                 throw WireError(.forbidden, "invalid_grant", "integrity_assertion: \(error.description)")

@@ -7,10 +7,12 @@ import TesseraJOSE
 /// authorization-server-like metadata that relying parties read.
 enum WalletAttestation {
     static let type = "wallet-attestation+jwt"
+    /// The `typ` of the 1.0 `jwt` format (OAuth 2.0 Attestation-Based Client Authentication).
+    static let clientAttestationType = "oauth-client-attestation+jwt"
     static let mediaType = "application/jwt"
 
     static func sign(
-        key: ProviderKey, issuer: String, ephemeralKey: JWK, aal: String, now: Date, lifetime: TimeInterval
+        key: ProviderKey, type: String = type, issuer: String, ephemeralKey: JWK, aal: String, now: Date, lifetime: TimeInterval
     ) throws(WireError) -> String {
         let claims: JSONObject = [
             "iss": .string(issuer),

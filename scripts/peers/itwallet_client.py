@@ -1,0 +1,510 @@
+#!/usr/bin/env python3
+"""The production IT-Wallet client's requests, built independently of Tessera (Python, PyPI libraries only).
+
+    itwallet_client.py make-root --dir DIR
+        A P-256 test root and intermediate (DIR/root.pem and keys): the provider under test trusts DIR/root.pem as
+        its test attestation root (App Attest, Android key attestation and Play-Integrity-shaped tokens).
+    itwallet_client.py run --dir DIR --provider URL --session TOKEN --apple-app TEAM.BUNDLE \
+            --android-package PKG --android-signer TEXT
+        Registers an iOS and an Android Wallet Instance and asks for Wallet Attestations the way
+        pagopa/io-react-native-wallet (with io-react-native-integrity / io-react-native-crypto) builds its requests,
+        plus the spellings of the IT-Wallet texts, then tampers with each signed part. Prints one JSON line per case:
+        {"case", "status", "error", "content_type", "attestation_bound"}; the test that runs it decides what each
+        case must get.
+
+What the production client sends (see WalletProvider/README.md, "Accepted encodings"):
+  * registration: POST /wallet-instances {challenge, hardware_key_tag, is_renewal, key_attestation}. iOS: the App
+    Attest attestation object (clientDataHash = SHA-256(challenge)) in standard base64, the keyId as unpadded
+    base64url. Android: Base64.DEFAULT(",".join(Base64.DEFAULT(certificate DER))) (76-character lines), the key
+    attested with the challenge's UTF-8 bytes, a UUID tag.
+  * client_data = JSON.stringify({challenge, jwk_thumbprint}).
+  * iOS proofs: one App Attest assertion over client_data split in two: hardware_signature = its DER signature,
+    integrity_assertion = its authenticatorData (standard base64).
+  * Android proofs: hardware_signature = SHA256withECDSA over the client_data text (DER, base64 NO_WRAP);
+    integrity_assertion = a Play Integrity token whose requestHash is hex SHA-256(client_data).
+  * pre-1.0 client: POST /token as JSON {grant_type, assertion}; war+jwt with iss = thumbprint, sub = provider,
+    no aud, challenge, exp = iat + 3600. v1.0.0: POST /wallet-attestations {assertion}; wp-war+jwt with aud =
+    provider, nonce.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import datetime
+import hashlib
+import json
+import os
+import struct
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+
+import cbor2
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+from cryptography.x509.oid import NameOID
+
+GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+
+# ---- encodings ------------------------------------------------------------------------------------------------------
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def android_base64_default(data: bytes) -> str:
+    """android.util.Base64.DEFAULT: 76-character lines, each ended by a newline (as MIME base64)."""
+    return base64.encodebytes(data).decode("ascii")
+
+
+def compact(value) -> str:
+    """JSON.stringify: no whitespace, members in insertion order."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+# ---- DER (X.690), just what a KeyDescription needs -------------------------------------------------------------------
+
+def der_length(n: int) -> bytes:
+    if n < 0x80:
+        return bytes([n])
+    body = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([0x80 | len(body)]) + body
+
+
+def tlv(tag: bytes, content: bytes) -> bytes:
+    return tag + der_length(len(content)) + content
+
+
+def der_int(n: int, tag: int = 0x02) -> bytes:
+    body = n.to_bytes(max(1, (n.bit_length() + 8) // 8), "big", signed=True)
+    return tlv(bytes([tag]), body)
+
+
+def der_seq(*items: bytes) -> bytes:
+    return tlv(b"\x30", b"".join(items))
+
+
+def der_set(*items: bytes) -> bytes:
+    return tlv(b"\x31", b"".join(sorted(items)))
+
+
+def der_octets(data: bytes) -> bytes:
+    return tlv(b"\x04", data)
+
+
+def explicit(number: int, content: bytes) -> bytes:
+    """[number] EXPLICIT, context-specific and constructed; numbers ≥ 31 in the high-tag-number form."""
+    if number < 31:
+        return tlv(bytes([0xA0 | number]), content)
+    digits = []
+    while True:
+        digits.append(number & 0x7F)
+        number >>= 7
+        if not number:
+            break
+    digits.reverse()
+    encoded = bytes([d | 0x80 for d in digits[:-1]] + [digits[-1]])
+    return tlv(b"\xBF" + encoded, content)
+
+
+def key_description(challenge: bytes, package: str, signer_digest: bytes, now: datetime.datetime) -> bytes:
+    """KeyDescription (attestation version 300) of a TEE KeyMint P-256 signing key on a locked, verified device."""
+    month = now.year * 100 + now.month
+    application_id = der_seq(der_set(der_seq(der_octets(package.encode()), der_int(1))), der_set(der_octets(signer_digest)))
+    software = der_seq(explicit(701, der_int(int(now.timestamp() * 1000))), explicit(709, der_octets(application_id)))
+    root_of_trust = der_seq(der_octets(os.urandom(32)), tlv(b"\x01", b"\xff"), der_int(0, 0x0A), der_octets(os.urandom(32)))
+    hardware = der_seq(
+        explicit(1, der_set(der_int(2))), explicit(2, der_int(3)), explicit(3, der_int(256)),
+        explicit(5, der_set(der_int(4))), explicit(10, der_int(1)), explicit(503, b"\x05\x00"), explicit(702, der_int(0)),
+        explicit(704, root_of_trust), explicit(705, der_int(150000)), explicit(706, der_int(month)),
+        explicit(718, der_int(month * 100 + 1)), explicit(719, der_int(month * 100 + 1)))
+    return der_seq(der_int(300), der_int(1, 0x0A), der_int(300), der_int(1, 0x0A), der_octets(challenge), der_octets(b""),
+                   software, hardware)
+
+
+# ---- certificates ----------------------------------------------------------------------------------------------------
+
+def name(common_name: str) -> x509.Name:
+    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name),
+                      x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Tessera interop peer")])
+
+
+def certificate(subject: str, public_key, issuer: x509.Name, issuer_key, ca: bool, extensions=()) -> x509.Certificate:
+    now = datetime.datetime.now(datetime.timezone.utc)
+    builder = (x509.CertificateBuilder().subject_name(name(subject)).issuer_name(issuer).public_key(public_key)
+               .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(hours=1))
+               .not_valid_after(now + datetime.timedelta(days=30))
+               .add_extension(x509.BasicConstraints(ca=ca, path_length=None if not ca else 1), critical=True))
+    if ca:
+        builder = builder.add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True)
+    for oid, value in extensions:
+        builder = builder.add_extension(x509.UnrecognizedExtension(x509.ObjectIdentifier(oid), value), critical=False)
+    return builder.sign(issuer_key, hashes.SHA256())
+
+
+class Authority:
+    """The test root and intermediate, kept in DIR."""
+
+    def __init__(self, directory: str):
+        self.directory = directory
+        with open(os.path.join(directory, "root.key.pem"), "rb") as f:
+            self.root_key = serialization.load_pem_private_key(f.read(), None)
+        with open(os.path.join(directory, "root.pem"), "rb") as f:
+            self.root = x509.load_pem_x509_certificate(f.read())
+        with open(os.path.join(directory, "intermediate.key.pem"), "rb") as f:
+            self.intermediate_key = serialization.load_pem_private_key(f.read(), None)
+        with open(os.path.join(directory, "intermediate.pem"), "rb") as f:
+            self.intermediate = x509.load_pem_x509_certificate(f.read())
+
+    @staticmethod
+    def create(directory: str) -> None:
+        os.makedirs(directory, exist_ok=True)
+        root_key = ec.generate_private_key(ec.SECP256R1())
+        root_name = name("Interop Peer Attestation Root")
+        root = certificate("Interop Peer Attestation Root", root_key.public_key(), root_name, root_key, True)
+        intermediate_key = ec.generate_private_key(ec.SECP256R1())
+        intermediate = certificate("Interop Peer Attestation CA", intermediate_key.public_key(), root_name, root_key, True)
+        for filename, key in (("root.key.pem", root_key), ("intermediate.key.pem", intermediate_key)):
+            with open(os.path.join(directory, filename), "wb") as f:
+                f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                          serialization.NoEncryption()))
+        for filename, cert in (("root.pem", root), ("intermediate.pem", intermediate)):
+            with open(os.path.join(directory, filename), "wb") as f:
+                f.write(cert.public_bytes(serialization.Encoding.PEM))
+
+    def issue(self, subject: str, public_key, extensions=()) -> bytes:
+        cert = certificate(subject, public_key, self.intermediate.subject, self.intermediate_key, False, extensions)
+        return cert.public_bytes(serialization.Encoding.DER)
+
+    def der(self, cert: x509.Certificate) -> bytes:
+        return cert.public_bytes(serialization.Encoding.DER)
+
+
+# ---- keys and JWTs ---------------------------------------------------------------------------------------------------
+
+def point(key) -> bytes:
+    return key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+
+
+def public_jwk(key) -> dict:
+    p = point(key)
+    return {"kty": "EC", "crv": "P-256", "x": b64url(p[1:33]), "y": b64url(p[33:])}
+
+
+def thumbprint(jwk: dict) -> str:
+    """RFC 7638: the required members in lexicographic order, no whitespace."""
+    members = {k: jwk[k] for k in ("crv", "kty", "x", "y")}
+    return b64url(sha256(compact(members).encode()))
+
+
+def sign_jws(header: dict, payload: dict, key) -> str:
+    signing_input = b64url(compact(header).encode()) + "." + b64url(compact(payload).encode())
+    r, s = decode_dss_signature(key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
+    return signing_input + "." + b64url(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+
+
+def jwt_payload(token: str) -> dict:
+    part = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+
+
+# ---- HTTP ------------------------------------------------------------------------------------------------------------
+
+class Provider:
+    def __init__(self, base: str, session: str):
+        self.base = base.rstrip("/")
+        self.session = session
+
+    def call(self, method: str, path: str, body: bytes | None = None, content_type: str | None = None,
+             session: bool = False) -> tuple[int, str, bytes]:
+        request = urllib.request.Request(self.base + path, data=body, method=method)
+        if content_type:
+            request.add_header("Content-Type", content_type)
+        if session:
+            request.add_header("Authorization", f"Bearer {self.session}")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, response.headers.get("Content-Type", ""), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("Content-Type", ""), error.read()
+
+    def nonce(self) -> str:
+        status, _, body = self.call("GET", "/nonce")
+        if status != 200:
+            raise SystemExit(f"GET /nonce -> {status} {body!r}")
+        return json.loads(body)["nonce"]
+
+
+# ---- devices ---------------------------------------------------------------------------------------------------------
+
+class IOSDevice:
+    """An App Attest key and its counter, with the production client's encodings."""
+
+    def __init__(self, authority: Authority, app_id: str):
+        self.authority = authority
+        self.app_id = app_id
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.key_id = sha256(point(self.key))
+        self.counter = 0
+
+    @property
+    def hardware_key_tag(self) -> str:
+        return b64url(self.key_id)  # io-react-native-jwt removePadding: url-safe, unpadded
+
+    def attestation(self, challenge: str) -> str:
+        p = point(self.key)
+        cose_key = cbor2.dumps({1: 2, 3: -7, -1: 1, -2: p[1:33], -3: p[33:]})
+        auth_data = (sha256(self.app_id.encode()) + b"\x40" + struct.pack(">I", 0) + b"appattest" + bytes(7)
+                     + struct.pack(">H", len(self.key_id)) + self.key_id + cose_key)
+        nonce = sha256(auth_data + sha256(challenge.encode()))
+        nonce_extension = der_seq(explicit(1, der_octets(nonce)))
+        credential = self.authority.issue(self.key_id.hex(), self.key.public_key(),
+                                          [("1.2.840.113635.100.8.2", nonce_extension)])
+        obj = {"fmt": "apple-appattest",
+               "attStmt": {"x5c": [credential, self.authority.der(self.authority.intermediate)], "receipt": b""},
+               "authData": auth_data}
+        return b64(cbor2.dumps(obj))
+
+    def proofs(self, client_data: bytes, counter: int | None = None, tamper: str | None = None) -> tuple[str, str]:
+        """generateAssertion over SHA-256(client_data), split as io-react-native-integrity decodeAssertion does."""
+        if counter is None:
+            self.counter += 1
+            counter = self.counter
+        rp = sha256(self.app_id.encode())
+        if tamper == "rp-id":
+            rp = sha256(b"1234567890.org.other.app")
+        auth_data = rp + b"\x40" + struct.pack(">I", counter)
+        signature = self.key.sign(sha256(auth_data + sha256(client_data)), ec.ECDSA(hashes.SHA256()))
+        if tamper == "counter":
+            auth_data = auth_data[:33] + struct.pack(">I", counter + 100)
+        if tamper == "signature":
+            other = ec.generate_private_key(ec.SECP256R1())
+            signature = other.sign(sha256(auth_data + sha256(client_data)), ec.ECDSA(hashes.SHA256()))
+        return b64(signature), b64(auth_data)
+
+
+class AndroidDevice:
+    """An Android Keystore key (StrongBox/TEE) and the Play Integrity token, with the production client's encodings."""
+
+    def __init__(self, authority: Authority, package: str, signer_digest: bytes):
+        self.authority = authority
+        self.package = package
+        self.signer_digest = signer_digest
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.hardware_key_tag = str(uuid.uuid4())
+        self.integrity_key = ec.generate_private_key(ec.SECP256R1())
+        self.integrity_cert = authority.issue("Interop Peer Play Integrity", self.integrity_key.public_key())
+
+    def attestation(self, challenge: str, line_length_tamper: bool = False) -> str:
+        now = datetime.datetime.now(datetime.timezone.utc)
+        description = key_description(challenge.encode(), self.package, self.signer_digest, now)
+        leaf = self.authority.issue("Android Keystore Key", self.key.public_key(),
+                                    [("1.3.6.1.4.1.11129.2.1.17", description)])
+        chain = [leaf, self.authority.der(self.authority.intermediate), self.authority.der(self.authority.root)]
+        joined = ",".join(android_base64_default(der) for der in chain)
+        wrapped = android_base64_default(joined.encode())
+        if line_length_tamper:  # a line of 70 characters: not what Base64.DEFAULT writes
+            lines = wrapped.split("\n")
+            lines[0], lines[1] = lines[0][:70], lines[0][70:] + lines[1]
+            wrapped = "\n".join(lines)
+        return wrapped
+
+    def proofs(self, client_data: bytes, tamper: str | None = None) -> tuple[str, str]:
+        signer = ec.generate_private_key(ec.SECP256R1()) if tamper == "signature" else self.key
+        signature = b64(signer.sign(client_data, ec.ECDSA(hashes.SHA256())))  # SHA256withECDSA, base64 NO_WRAP
+        request_hash = hashlib.sha256(client_data if tamper != "request-hash" else b"other").hexdigest()
+        package = self.package if tamper != "package" else "org.example.other"
+        payload = {
+            "requestDetails": {"requestPackageName": package, "requestHash": request_hash,
+                               "timestampMillis": str(int(time.time() * 1000))},
+            "appIntegrity": {"appRecognitionVerdict": "PLAY_RECOGNIZED", "packageName": package,
+                             "certificateSha256Digest": [b64url(self.signer_digest)]},
+            "deviceIntegrity": {"deviceRecognitionVerdict": ["MEETS_DEVICE_INTEGRITY"]},
+            "accountDetails": {"appLicensingVerdict": "LICENSED"},
+        }
+        key = self.integrity_key if tamper != "integrity-signature" else ec.generate_private_key(ec.SECP256R1())
+        header = {"alg": "ES256", "x5c": [b64(self.integrity_cert), b64(self.authority.der(self.authority.intermediate))]}
+        return signature, sign_jws(header, payload, key)
+
+
+# ---- requests --------------------------------------------------------------------------------------------------------
+
+class Client:
+    def __init__(self, provider: Provider):
+        self.provider = provider
+        self.results: list[dict] = []
+
+    def report(self, case: str, status: int, content_type: str, body: bytes, key_thumbprint: str | None = None):
+        error = None
+        bound = None
+        text = body.decode("utf-8", "replace")
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict):
+            error = parsed.get("error")
+            token = parsed.get("wallet_attestation")
+            if token is None and isinstance(parsed.get("wallet_attestations"), list) and parsed["wallet_attestations"]:
+                token = parsed["wallet_attestations"][0].get("wallet_attestation")
+        else:
+            token = text if status == 200 and text.count(".") == 2 else None
+        if token and key_thumbprint:
+            payload = jwt_payload(token)
+            bound = thumbprint(payload.get("cnf", {}).get("jwk", {})) == key_thumbprint
+        line = {"case": case, "status": status, "error": error, "content_type": content_type.split(";")[0],
+                "attestation_bound": bound}
+        self.results.append(line)
+        print(compact(line), flush=True)
+
+    def register(self, case: str, challenge: str, tag: str, attestation: str, challenge_member: str = "challenge"):
+        body = {challenge_member: challenge, "hardware_key_tag": tag, "is_renewal": False, "key_attestation": attestation}
+        status, content_type, answer = self.provider.call("POST", "/wallet-instances", compact(body).encode(),
+                                                          "application/json", session=True)
+        self.report(case, status, content_type, answer)
+
+    def token(self, case: str, device, *, version: str = "0.7.1", typ: str | None = None, iss: str = "thumbprint",
+              audience: str = "client", client_data_member: str = "challenge", lifetime: int = 3600,
+              transport: str | None = None, challenge: str | None = None, proof_tamper: str | None = None,
+              counter: int | None = None, claim_tamper: str | None = None, jws_tamper: str | None = None,
+              tag: str | None = None):
+        """One Wallet Attestation request. version 0.7.1: the pre-1.0 client (POST /token JSON); 1.0: v1.0.0
+        (POST /wallet-attestations). The keyword arguments select the IT-Wallet texts' spellings or a tampering."""
+        wp = self.provider.base
+        challenge = challenge or self.provider.nonce()
+        key = ec.generate_private_key(ec.SECP256R1())
+        jwk = public_jwk(key)
+        tp = thumbprint(jwk)
+        client_tp = tp if claim_tamper != "client-data-thumbprint" else thumbprint(public_jwk(ec.generate_private_key(ec.SECP256R1())))
+        client_data = compact({client_data_member: challenge, "jwk_thumbprint": client_tp}).encode()
+        if isinstance(device, IOSDevice):
+            signature, integrity = device.proofs(client_data, counter=counter, tamper=proof_tamper)
+        else:
+            signature, integrity = device.proofs(client_data, tamper=proof_tamper)
+        issuer = {"thumbprint": tp, "instance-path": f"{wp}/instance/{tp}", "concatenated": f"{wp}/{tp}",
+                  "other": thumbprint(public_jwk(ec.generate_private_key(ec.SECP256R1())))}[iss]
+        now = int(time.time())
+        payload = {"iss": issuer}
+        if version == "1.0":
+            payload["aud"] = wp
+        elif audience == "client":
+            payload["sub"] = wp  # the pre-1.0 client: no aud, sub names the provider
+        elif audience == "spec":
+            payload["aud"] = wp
+            payload["sub"] = wp
+        elif audience == "wrong-aud":
+            payload["aud"] = "https://another-provider.example.org"
+        elif audience == "wrong-sub":
+            payload["sub"] = "https://another-provider.example.org"
+        challenge_claim = "nonce" if version == "1.0" else "challenge"
+        if claim_tamper == "challenge-claim-name":
+            challenge_claim = "challenge" if version == "1.0" else "nonce"
+        payload.update({challenge_claim: challenge, "hardware_signature": signature, "integrity_assertion": integrity,
+                        "hardware_key_tag": tag or device.hardware_key_tag, "cnf": {"jwk": {**jwk, "kid": tp}},
+                        "iat": now, "exp": now + lifetime})
+        header = {"alg": "ES256", "kid": tp, "typ": typ or ("wp-war+jwt" if version == "1.0" else "war+jwt")}
+        signer = key if jws_tamper != "other-key" else ec.generate_private_key(ec.SECP256R1())
+        assertion = sign_jws(header, payload, signer)
+        if version == "1.0":
+            status, content_type, body = self.provider.call(
+                "POST", "/wallet-attestations", compact({"assertion": assertion}).encode(), "application/json")
+        elif (transport or "json") == "json":
+            status, content_type, body = self.provider.call(
+                "POST", "/token", compact({"grant_type": GRANT_TYPE, "assertion": assertion}).encode(), "application/json")
+        else:
+            form = urllib.parse.urlencode({"grant_type": GRANT_TYPE, "assertion": assertion}).encode()
+            status, content_type, body = self.provider.call("POST", "/token", form, "application/x-www-form-urlencoded")
+        self.report(case, status, content_type, body, tp)
+        return challenge
+
+
+def run(args) -> int:
+    authority = Authority(args.dir)
+    client = Client(Provider(args.provider, args.session))
+    signer_digest = sha256(args.android_signer.encode())
+
+    ios = IOSDevice(authority, args.apple_app)
+    client.register("ios register (production client)", challenge := client.provider.nonce(), ios.hardware_key_tag,
+                    ios.attestation(challenge))
+    client.token("ios token, pre-1.0 client (/token JSON)", ios)
+    client.token("ios token, v1.0.0 client (/wallet-attestations)", ios, version="1.0")
+    client.token("ios token, spec form, iss <WP>/instance/<tp>, aud+sub", ios, transport="form", iss="instance-path",
+                 audience="spec")
+    client.token("ios token, var+jwt, iss <WP>/<tp>", ios, transport="form", typ="var+jwt", iss="concatenated",
+                 audience="spec")
+    client.token("ios token, 1.0 text: client_data with nonce", ios, version="1.0", client_data_member="nonce")
+    # Tampering: each changes one signed part; the counter moves on so only the tampering can fail.
+    client.token("tamper: ios hardware_signature by another key", ios, proof_tamper="signature")
+    client.token("tamper: ios authenticatorData counter", ios, proof_tamper="counter")
+    client.token("tamper: ios authenticatorData rpIdHash", ios, proof_tamper="rp-id")
+    client.token("tamper: ios counter not increasing", ios, counter=1)
+    client.token("tamper: client_data names another key", ios, claim_tamper="client-data-thumbprint")
+    client.token("tamper: request signed by another key than cnf", ios, jws_tamper="other-key")
+    client.token("tamper: typ JWT", ios, typ="JWT")
+    client.token("tamper: wp-war+jwt at /token", ios, typ="wp-war+jwt")
+    client.token("tamper: iss names another key", ios, iss="other")
+    client.token("tamper: aud names another provider", ios, audience="wrong-aud")
+    client.token("tamper: sub names another provider", ios, audience="wrong-sub")
+    client.token("tamper: lifetime two hours", ios, lifetime=7200)
+    client.token("tamper: war+jwt with nonce", ios, claim_tamper="challenge-claim-name")
+    client.token("tamper: wp-war+jwt with challenge", ios, version="1.0", claim_tamper="challenge-claim-name")
+    used = client.token("ios token before a replay of its challenge", ios)
+    client.token("tamper: challenge used twice", ios, challenge=used)
+    client.token("tamper: unknown hardware_key_tag", ios, tag=b64url(os.urandom(32)))
+
+    android = AndroidDevice(authority, args.android_package, signer_digest)
+    client.register("android register (Base64.DEFAULT chain)", challenge := client.provider.nonce(),
+                    android.hardware_key_tag, android.attestation(challenge))
+    client.token("android token, pre-1.0 client (/token JSON)", android)
+    client.token("android token, v1.0.0 client (/wallet-attestations)", android, version="1.0")
+    client.token("tamper: android hardware_signature by another key", android, proof_tamper="signature")
+    client.token("tamper: android requestHash of other data", android, proof_tamper="request-hash")
+    client.token("tamper: android integrity token signature", android, proof_tamper="integrity-signature")
+    client.token("tamper: android integrity token package", android, proof_tamper="package")
+    other = AndroidDevice(authority, args.android_package, signer_digest)
+    client.register("tamper: android key attested for another challenge", client.provider.nonce(),
+                    other.hardware_key_tag, other.attestation(client.provider.nonce()))
+    client.register("tamper: android Base64.DEFAULT with a short line", challenge := client.provider.nonce(),
+                    other.hardware_key_tag, other.attestation(challenge, line_length_tamper=True))
+    client.register("android register, 1.0 text: nonce member", challenge := client.provider.nonce(),
+                    other.hardware_key_tag, other.attestation(challenge), challenge_member="nonce")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    make_root = commands.add_parser("make-root")
+    make_root.add_argument("--dir", required=True)
+    runner = commands.add_parser("run")
+    runner.add_argument("--dir", required=True)
+    runner.add_argument("--provider", required=True)
+    runner.add_argument("--session", required=True)
+    runner.add_argument("--apple-app", required=True, help="TEAMID.BUNDLEID")
+    runner.add_argument("--android-package", required=True)
+    runner.add_argument("--android-signer", required=True, help="the text whose SHA-256 is the signing digest")
+    args = parser.parse_args()
+    if args.command == "make-root":
+        Authority.create(args.dir)
+        print(os.path.join(args.dir, "root.pem"))
+        return 0
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
