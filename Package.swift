@@ -300,6 +300,7 @@ let package = Package(
                 "NATSClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Resources/annex-d-device-response.cbor")]

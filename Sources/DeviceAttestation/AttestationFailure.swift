@@ -57,3 +57,35 @@ public enum AttestationFailure: String, Error, Sendable, Hashable, CaseIterable 
     /// An AuthorizationList's tags are not in ascending order (DER SEQUENCE order of the schema).
     case authorizationListTagsNotAscending = "authorization_list_tags_not_ascending"
 }
+
+extension AttestationFailure: CustomStringConvertible {
+    /// One line an operator can act on (`tessera attestation verify`).
+    public var description: String {
+        switch self {
+        case .malformed: return "the input cannot be decoded"
+        case .certificateChainInvalid: return "a certificate is not signed by the next one, or names do not chain"
+        case .untrustedRoot: return "the chain does not end at a trusted root"
+        case .certificateExpired: return "a certificate has expired at the instant of validation"
+        case .certificateNotYetValid: return "a certificate is not yet valid at the instant of validation"
+        case .nonceMismatch: return "the credential certificate's nonce is not SHA-256(authData ‖ clientDataHash)"
+        case .appIDMismatch: return "rpIdHash is not SHA-256 of a configured TEAMID.BUNDLEID"
+        case .keyIDMismatch: return "the keyId, the credentialId and SHA-256 of the certificate's key disagree"
+        case .counterNotZero: return "the attestation's counter is not 0"
+        case .environmentNotAllowed: return "the aaguid names an environment that is not allowed (development?)"
+        case .publicKeyMismatch: return "the COSE key in authData is not the certificate's key"
+        case .validationCategoryNotAllowed: return "the app's launch validation category is not allowed"
+        case .assertionSignatureInvalid: return "the assertion's signature does not verify"
+        case .assertionCounterNotIncreasing: return "the assertion's counter is not above the stored one"
+        case .revoked: return "a certificate of the chain is on the revocation list"
+        case .malformedExtension: return "the KeyDescription extension is missing, misplaced or not DER"
+        case .challengeMismatch: return "attestationChallenge is not the server's challenge"
+        case .packageNameMismatch: return "no attested package is a configured application"
+        case .signingCertificateMismatch: return "the attested signing-certificate digests are not the application's"
+        case .securityLevelTooLow: return "the attestation or KeyMint security level is Software"
+        case .rootOfTrustMissing: return "hardwareEnforced has no RootOfTrust"
+        case .bootloaderUnlocked: return "the bootloader is unlocked (deviceLocked false)"
+        case .verifiedBootStateNotVerified: return "the verified boot state is not Verified"
+        case .authorizationListTagsNotAscending: return "an AuthorizationList's tags are not in ascending order"
+        }
+    }
+}

@@ -20,7 +20,8 @@ struct Tessera: AsyncParsableCommand {
         version: version,
         subcommands: [
             Demo.self, CBORCommand.self, MDocCommand.self, SDJWTCommand.self, WalletCommand.self, HolderCommand.self,
-            VerifierCommand.self, ProviderCommand.self, WalletInstanceCommand.self, LedgerCommand.self, VaultCommand.self,
+            VerifierCommand.self, ProviderCommand.self, WalletInstanceCommand.self, AttestationCommand.self, LedgerCommand.self,
+            VaultCommand.self,
         ],
         defaultSubcommand: nil
     )
