@@ -4,9 +4,11 @@
 //   app-attest-object     clientDataHash (32) ‖ keyId (32) ‖ instant (8, big-endian seconds since 1970)
 //                         ‖ attestation object (CBOR); verified with development and production allowed.
 //   app-attest-assertion  clientData length (1) ‖ clientData ‖ public key (65, X9.63; a fixed key if not on the
-//                         curve) ‖ previous counter (4, big-endian) ‖ assertion object (CBOR).
+//                         curve) ‖ previous counter (4, big-endian) ‖ assertion object (CBOR); also verified in the
+//                         two parts the production IT-Wallet client sends, which must agree with the map.
 //   android-chain         challenge length (1) ‖ challenge ‖ instant (8) ‖ certificates, each as length (2,
-//                         big-endian) ‖ DER; verified under the Google root keys, strictly and leniently.
+//                         big-endian) ‖ DER; verified under the Google root keys, strictly and leniently. The bytes
+//                         after the fixed fields are also read as a wallet's `key_attestation` text.
 //
 // Seeds: Fuzz/attestation/seeds/<structure>/ (real vector samples in these layouts).
 //
@@ -64,9 +66,10 @@ private func androidApp() -> AndroidApplication {
 private let attestationOrder: [AttestationFailure] = [
     .malformed, .certificateChainInvalid, .untrustedRoot, .certificateExpired, .certificateNotYetValid, .nonceMismatch,
     .keyIDMismatch, .appIDMismatch, .counterNotZero, .environmentNotAllowed, .publicKeyMismatch,
+    .validationCategoryNotAllowed,
 ]
 private let assertionOrder: [AttestationFailure] = [
-    .malformed, .assertionSignatureInvalid, .appIDMismatch, .assertionCounterNotIncreasing,
+    .malformed, .assertionSignatureInvalid, .appIDMismatch, .assertionCounterNotIncreasing, .validationCategoryNotAllowed,
 ]
 private let androidOrder: [AttestationFailure] = [
     .malformed, .certificateChainInvalid, .untrustedRoot, .certificateExpired, .certificateNotYetValid, .revoked,
@@ -120,6 +123,13 @@ private func fuzzAppAttestAssertion(_ input: Data) {
     if outcome.isValid, let counter = outcome.facts?.counter, counter <= UInt32(previous) {
         violation("a valid assertion does not increase the counter", input)
     }
+    // The same assertion in two parts (hardware_signature, integrity_assertion) is judged exactly as the map.
+    if let parts = try? AppAttestAssertionObject(object) {
+        let split = verifier.verifyAssertion(
+            signature: parts.signature, authenticatorData: parts.authenticatorData, clientData: clientData, publicKey: key,
+            previousCounter: UInt32(previous))
+        if split.failures != outcome.failures { violation("split \(split.failures) and map \(outcome.failures) disagree", input) }
+    }
 }
 
 private func fuzzAndroidChain(_ input: Data) {
@@ -127,6 +137,7 @@ private func fuzzAndroidChain(_ input: Data) {
     guard let length = fields.integer(1), let challenge = fields.take(Int(length)), let seconds = fields.integer(8)
     else { return }
     let instant = Date(timeIntervalSince1970: TimeInterval(seconds % 4_102_444_800))
+    checkWireEvidence(fields.rest, input)
     var chain: [Data] = []
     while chain.count < 10, let size = fields.integer(2), let der = fields.take(Int(size)) { chain.append(der) }
     func verify(_ encoding: AndroidAttestationPolicy.Encoding) -> AttestationOutcome<AndroidKeyAttestation> {
@@ -145,6 +156,17 @@ private func fuzzAndroidChain(_ input: Data) {
             violation("strict \(strict.failures) and lenient \(lenient.failures) disagree beyond tag order", input)
         }
     }
+}
+
+/// A `key_attestation` text: never a crash; an Android chain holds 1 to 10 DER SEQUENCEs; the same text read twice
+/// gives the same evidence.
+private func checkWireEvidence(_ bytes: Data, _ input: Data) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let evidence = KeyAttestationEvidence(wire: text) else { return }
+    if case .androidChain(let chain) = evidence.kind, !(1...10).contains(chain.count) || chain.contains(where: { $0.first != 0x30 }) {
+        violation("a key_attestation list outside its bounds", input)
+    }
+    if KeyAttestationEvidence(wire: text)?.encoding != evidence.encoding { violation("key_attestation read twice differs", input) }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
