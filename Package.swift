@@ -154,6 +154,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["README.md"]
@@ -187,6 +188,7 @@ let package = Package(
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             exclude: ["README.md"]
         ),
@@ -488,7 +490,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseraCLITests",
-            dependencies: ["tessera", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "tessera", "TesseraTestSupport", "TesseraTrust", "TesseraJOSE", "HolderKit", "OpenID4VP",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

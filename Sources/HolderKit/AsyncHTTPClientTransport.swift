@@ -1,8 +1,9 @@
 import AsyncHTTPClient
-import OpenID4VP
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
+import OpenID4VP
 
 /// `OpenID4VPHTTPClient` on async-http-client: redirects disallowed (§14.8), connect and read time-outs, and a
 /// response body size limit. Owns its `HTTPClient`; call `shutdown()` when done with it.
@@ -14,11 +15,18 @@ public final class AsyncHTTPClientTransport: OpenID4VPHTTPClient {
         public var requestTimeout: Duration
         /// Largest accepted response body.
         public var maximumResponseBytes: Int
+        /// Root certificates (DER) trusted for HTTPS besides the system's: a private CA's (`--tls-ca`,
+        /// `SSL_CERT_FILE`).
+        public var additionalTrustRoots: [Data]
 
-        public init(connectTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(30), maximumResponseBytes: Int = 1 << 20) {
+        public init(
+            connectTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(30), maximumResponseBytes: Int = 1 << 20,
+            additionalTrustRoots: [Data] = []
+        ) {
             self.connectTimeout = connectTimeout
             self.requestTimeout = requestTimeout
             self.maximumResponseBytes = maximumResponseBytes
+            self.additionalTrustRoots = additionalTrustRoots
         }
 
         public static let `default` = Configuration()
@@ -27,7 +35,24 @@ public final class AsyncHTTPClientTransport: OpenID4VPHTTPClient {
     private let client: HTTPClient
     public let configuration: Configuration
 
-    public init(configuration: Configuration = .default) {
+    /// - Throws: `OpenID4VPError.httpTransport` when an additional trust root is not a certificate.
+    public convenience init(trusting configuration: Configuration) throws(OpenID4VPError) {
+        var certificates: [NIOSSLCertificate] = []
+        for der in configuration.additionalTrustRoots {
+            do {
+                certificates.append(try NIOSSLCertificate(bytes: Array(der), format: .der))
+            } catch {
+                throw .httpTransport("a trust root is not a DER certificate")
+            }
+        }
+        self.init(configuration: configuration, trustRoots: certificates)
+    }
+
+    public convenience init(configuration: Configuration = .default) {
+        self.init(configuration: configuration, trustRoots: [])
+    }
+
+    private init(configuration: Configuration, trustRoots: [NIOSSLCertificate]) {
         self.configuration = configuration
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -36,6 +61,12 @@ public final class AsyncHTTPClientTransport: OpenID4VPHTTPClient {
             decompression: .disabled
         )
         clientConfiguration.httpVersion = .automatic
+        if !trustRoots.isEmpty {
+            // The system's roots stay trusted; the private CA is added to them.
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.certificates(trustRoots)]
+            clientConfiguration.tlsConfiguration = tls
+        }
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
     }
 

@@ -179,6 +179,8 @@ extension OpenID4VPError {
         case .clientMetadataWithPreRegisteredClient, .unknownClient: return .invalidClient
         case .vpFormatsNotSupported: return .vpFormatsNotSupported
         case .unsupportedScope: return .invalidScope
+        // The wallet's own failure to build its answer (RFC 6749 §4.1.2.1).
+        case .presentationFailed: return .serverError
         default: return .invalidRequest
         }
     }

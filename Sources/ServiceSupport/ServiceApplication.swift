@@ -11,16 +11,19 @@ public enum ServiceApplication {
         public let port: Int
     }
 
+    /// - Parameter tls: HTTPS with this certificate and key; plain HTTP when nil.
     public static func start(
         name: String, database: ServiceDatabase, migrations: [any Migration], host: String, port: Int,
-        maxBodySize: ByteCount = "64kb", routes: (Application) throws -> Void
+        maxBodySize: ByteCount = "64kb", tls: ServiceTLS? = nil, routes: (Application) throws -> Void
     ) async throws -> Started {
+        let tlsConfiguration = try tls?.serverConfiguration()
         let app = try await prepare(name: name, database: database, migrations: migrations)
         app.routes.defaultMaxBodySize = maxBodySize
         do {
             try routes(app)
             app.http.server.configuration.hostname = host
             app.http.server.configuration.port = port
+            app.http.server.configuration.tlsConfiguration = tlsConfiguration
             try await app.asyncBoot()
             try await app.server.start(address: .hostname(host, port: port))
         } catch {
@@ -49,8 +52,8 @@ public enum ServiceApplication {
         return app
     }
 
-    /// `http://host:port`, with IPv6 literals bracketed.
-    public static func baseURL(host: String, port: Int) -> String {
-        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    /// `http://host:port` (`https` with TLS), with IPv6 literals bracketed.
+    public static func baseURL(host: String, port: Int, tls: Bool = false) -> String {
+        "\(tls ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 }

@@ -22,8 +22,9 @@ public final class VerifierServer: Sendable {
         self.clientId = clientId
     }
 
+    /// - Parameter tls: serve HTTPS with this certificate and key (plain HTTP when nil).
     public static func start(
-        _ configuration: VerifierServiceConfiguration, host: String = "127.0.0.1", port: Int = 8080
+        _ configuration: VerifierServiceConfiguration, host: String = "127.0.0.1", port: Int = 8080, tls: ServiceTLS? = nil
     ) async throws(VerifierServiceError) -> VerifierServer {
         let webRoot = try webRootPath(configuration.webRoot)
         // The base URL is known only once the socket is bound when no public one is configured.
@@ -34,7 +35,7 @@ public final class VerifierServer: Sendable {
         do {
             started = try await ServiceApplication.start(
                 name: "tessera-verifier", database: configuration.database, migrations: [CreateVerifierTransactions(), IndexVerifierTransactionExpiry()],
-                host: host, port: port
+                host: host, port: port, tls: tls
             ) { app in
                 app.middleware.use(WebRootMiddleware(root: webRoot, defaultFile: "index.html"))
                 Routes(service: { request in
@@ -47,11 +48,13 @@ public final class VerifierServer: Sendable {
             }
         } catch let error as ServiceDatabase.InvalidURL {
             throw .configuration(error.description)
+        } catch let error as ServiceTLSError {
+            throw .configuration(error.description)
         } catch {
             throw .startup("\(error)")
         }
         let url = baseURL.withLock { value in
-            if value.isEmpty { value = ServiceApplication.baseURL(host: host, port: started.port) }
+            if value.isEmpty { value = ServiceApplication.baseURL(host: host, port: started.port, tls: tls != nil) }
             return value
         }
         return VerifierServer(app: started.app, baseURL: url, port: started.port, clientId: configuration.identity.clientId)

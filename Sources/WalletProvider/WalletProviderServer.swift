@@ -28,7 +28,7 @@ public final class WalletProviderServer: Sendable {
     ///   option by default; tests pass a smaller one).
     public static func start(
         _ configuration: WalletProviderConfiguration, host: String = "127.0.0.1", port: Int = 8090,
-        passwordParameters: Argon2Parameters = .rfc9106LowMemory
+        passwordParameters: Argon2Parameters = .rfc9106LowMemory, tls: ServiceTLS? = nil
     ) async throws(WalletProviderError) -> WalletProviderServer {
         let key = try ProviderKey.loadOrCreate(in: configuration.directory)
         let box = ServicesBox()
@@ -36,13 +36,13 @@ public final class WalletProviderServer: Sendable {
         do {
             started = try await ServiceApplication.start(
                 name: "tessera-provider", database: configuration.database, migrations: [CreateProviderSchema()],
-                host: host, port: port
+                host: host, port: port, tls: tls
             ) { app in Routes(box: box).register(on: app) }
         } catch {
             throw .startup("\(error)")
         }
         let app = started.app
-        let url = configuration.publicBaseURL ?? ServiceApplication.baseURL(host: host, port: started.port)
+        let url = configuration.publicBaseURL ?? ServiceApplication.baseURL(host: host, port: started.port, tls: tls != nil)
         let services = ProviderServices(
             configuration: configuration, key: key, baseURL: url, database: app.db, passwordParameters: passwordParameters)
         box.set(services)

@@ -42,6 +42,7 @@ struct ProviderServe: AsyncParsableCommand {
     var passwordCost: String?
     @Flag(name: .customLong("allow-app-attest-development"), help: "Accept App Attest keys of the development environment.")
     var allowDevelopment = false
+    @OptionGroup var https: ServeTLSOptions
 
     func run() async throws {
         let directory = directory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("provider")
@@ -51,7 +52,7 @@ struct ProviderServe: AsyncParsableCommand {
         let cost = try passwordCost.map(ProviderSetup.parseArgon2Cost) ?? .rfc9106LowMemory
         let server: WalletProviderServer
         do {
-            server = try await WalletProviderServer.start(configuration, host: host, port: port, passwordParameters: cost)
+            server = try await WalletProviderServer.start(configuration, host: host, port: port, passwordParameters: cost, tls: https.tls)
         } catch {
             throw UserFacingError(error.description)
         }

@@ -18,6 +18,7 @@ struct VaultCommand: AsyncParsableCommand {
         @Option(name: .customLong("password-file"), help: "Read the password from this file (else $TESSERA_VAULT_PASSWORD, else a prompt).")
         var passwordFile: String?
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var tls: TLSTrustOptions
 
         var stateDirectory: URL { directory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("vault") }
 

@@ -28,7 +28,7 @@ struct VerifierServe: AsyncParsableCommand {
     @Option(help: "Trusted issuer certificates: a PEM file or a directory of .pem files (IACA roots, SD-JWT VC issuer roots).")
     var trust: String?
 
-    @Option(name: .customLong("base-url"), help: "The URL wallets and browsers reach the service at (default: http://HOST:PORT).")
+    @Option(name: .customLong("base-url"), help: "The URL wallets and browsers reach the service at (default: http(s)://HOST:PORT).")
     var baseURL: String?
 
     @Option(name: .customLong("web-root"), help: "Serve the web page from this directory instead of the built-in copy.")
@@ -37,19 +37,21 @@ struct VerifierServe: AsyncParsableCommand {
     @Option(help: "Seconds a transaction waits for its response.")
     var lifetime: Double = 300
 
+    @OptionGroup var https: ServeTLSOptions
+
     func run() async throws {
         EventLoopExecutor.adopt()
         let configuration = try await VerifierSetup.configuration(
             trust: trust, database: database, baseURL: baseURL, webRoot: webRoot, lifetime: lifetime, announce: true)
         let server: VerifierServer
         do {
-            server = try await VerifierServer.start(configuration, host: host, port: port)
+            server = try await VerifierServer.start(configuration, host: host, port: port, tls: https.tls)
         } catch {
             throw UserFacingError(error.description)
         }
         FileHandle.standardOutput.write(Data("client_id \(server.clientId)\n".utf8))
         // The socket itself, which differs from the base URL behind a load balancer (--base-url).
-        FileHandle.standardOutput.write(Data("bound http://\(host):\(server.port)\n".utf8))
+        FileHandle.standardOutput.write(Data("bound \(https.tls == nil ? "http" : "https")://\(host):\(server.port)\n".utf8))
         // Unbuffered when read by another program: scripts wait for this line.
         FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
         await Self.waitForTermination()

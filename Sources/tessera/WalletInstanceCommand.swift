@@ -21,6 +21,7 @@ struct WalletInstanceCommand: AsyncParsableCommand {
     struct Options: ParsableArguments {
         @Option(help: "Wallet directory (default: $TESSERA_HOME/wallet).") var wallet: String?
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var tls: TLSTrustOptions
     }
 
     /// `signup`: creates the account at the provider and keeps its login.

@@ -45,11 +45,6 @@ struct WalletInstanceContext {
     }
 }
 
-/// One HTTP client for the process (async-http-client, redirects never followed).
-enum SharedHTTP {
-    static let client = AsyncHTTPClientTransport()
-}
-
 /// The account login the CLI keeps for the wallet (`account.json`, 0600): the provider, e-mail, password and
 /// the TOTP secret, as an authenticator app would, plus the current session so that two commands within one
 /// 30-second TOTP step do not need the same code twice (the provider accepts each step once).

@@ -36,24 +36,22 @@ struct WalletPresent: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
+    @OptionGroup var tls: TLSTrustOptions
+
     func run() async throws {
         let directory = WalletDirectory(url: TesseraHome.wallet(wallet))
         let credentials = try RemotePresentation.walletCredentials(store: directory.credentials, keys: directory.keys)
-        let transport = AsyncHTTPClientTransport()
         let outcome: RemotePresentationOutcome
         do {
             let config = WalletConfiguration(
-                httpClient: transport, verifierTrustAnchors: try verifierAnchors(),
+                httpClient: SharedHTTP.client, verifierTrustAnchors: try verifierAnchors(),
                 verifierTrustPolicy: allowUntrustedVerifier ? .allowUntrusted : .requireTrusted, allowsLoopbackHTTP: true)
             outcome = try await RemotePresentation.present(
                 requestURI: link, credentials: credentials, consent: try consentAnswer(), walletConfig: config)
-        } catch {
-            try? await transport.shutdown()
-            if let failure = error as? OpenID4VPError { throw UserFacingError("the presentation failed: \(failure.description)") }
-            throw error
+        } catch let failure as OpenID4VPError {
+            throw UserFacingError("the presentation failed: \(failure.description)")
         }
-        try? await transport.shutdown()
-        report(outcome)
+        try report(outcome)
     }
 
     private func consentAnswer() throws -> RemoteConsent {
@@ -83,22 +81,34 @@ struct WalletPresent: AsyncParsableCommand {
         }
     }
 
-    private func report(_ outcome: RemotePresentationOutcome) {
-        var result = "declined"
+    /// Prints the outcome; exit status 0 only when the verifier accepted the presentation, or the user declined and
+    /// the wallet said so.
+    private func report(_ outcome: RemotePresentationOutcome) throws {
         var object = JSONObject()
+        var result: String
+        switch outcome.result {
+        case .presented: result = "success"
+        case .declined: result = "declined"
+        case .noMatchingCredential:
+            result = "no_matching_credential"
+            object["reason"] = "no credential in the wallet matches the request"
+        case .refused(let failure):
+            result = "refused"
+            object["reason"] = .string(failure.description)
+            object["error_sent"] = .string(failure.errorCode.rawValue)
+        }
         switch outcome.submission {
         case .success(let redirect, _)?:
-            result = outcome.declined ? "declined" : "success"
             if let redirect { object["redirect_uri"] = .string(redirect.absoluteString) }
         case .error(let error, let description)?:
-            result = "error"
-            object["error"] = .string(error)
-            if let description { object["error_description"] = .string(description) }
+            // The verifier refused what the wallet sent.
+            if outcome.result == .presented { result = "error" }
+            object["verifier_error"] = .string(error)
+            if let description { object["verifier_error_description"] = .string(description) }
         case .redirect(let url)?:
-            result = outcome.declined ? "declined" : "success"
             object["redirect_uri"] = .string(url.absoluteString)
         case nil:
-            object["note"] = "the verifier is not authenticated, so the wallet declined without answering"
+            object["note"] = "the verifier is not authenticated, so the wallet did not answer it"
         }
         object["result"] = .string(result)
         var verifier: JSONObject = [
@@ -114,15 +124,26 @@ struct WalletPresent: AsyncParsableCommand {
         object["disclosed"] = .object(disclosed)
         if json {
             print(String(decoding: object.serialized(), as: UTF8.self))
-            return
+        } else {
+            print("verifier: \(outcome.verifier.displayName ?? outcome.verifier.clientId)"
+                + (outcome.verifier.clientIdValid ? " (authenticated)" : " (NOT authenticated)"))
+            for (queryId, paths) in outcome.disclosed.sorted(by: { $0.key < $1.key }) {
+                print("  \(queryId): shared \(paths.map(\.description).joined(separator: ", "))")
+            }
+            print("result: \(result)")
+            if let reason = object["reason"]?.stringValue { print("reason: \(reason)") }
+            if let sent = object["error_sent"]?.stringValue { print("error sent to the verifier: \(sent)") }
+            if let redirect = object["redirect_uri"]?.stringValue { print("redirect_uri: \(redirect)") }
+            if let error = object["verifier_error"]?.stringValue {
+                print("verifier answered: \(error) \(object["verifier_error_description"]?.stringValue ?? "")")
+            }
         }
-        print("verifier: \(outcome.verifier.displayName ?? outcome.verifier.clientId)"
-            + (outcome.verifier.clientIdValid ? " (authenticated)" : " (NOT authenticated)"))
-        for (queryId, paths) in outcome.disclosed.sorted(by: { $0.key < $1.key }) {
-            print("  \(queryId): shared \(paths.map(\.description).joined(separator: ", "))")
+        let accepted: Bool
+        switch (outcome.result, outcome.submission) {
+        case (.presented, .success?), (.presented, .redirect?): accepted = true
+        case (.declined, _): accepted = true
+        default: accepted = false
         }
-        print("result: \(result)")
-        if let redirect = object["redirect_uri"]?.stringValue { print("redirect_uri: \(redirect)") }
-        if let error = object["error"]?.stringValue { print("error: \(error) \(object["error_description"]?.stringValue ?? "")") }
+        if !accepted { throw ExitCode(1) }
     }
 }

@@ -318,6 +318,38 @@ class Run:
         finally:
             server.stop()
 
+    def tessera_wallet_reports_refusal(self, extra: list[str], expected_error: str, expected_result: str,
+                                       encrypted: bool | None) -> str:
+        """A refusal the wallet must tell the (authenticated) verifier about (§5.1, §8.5), and exit non-zero for."""
+        server, uri, root_pem = self.start_py_verifier(f"tessera-tells-{expected_error}", "sd-jwt", extra)
+        try:
+            status, answer, out, log = self.tessera_present(uri, [root_pem], f"tells-{expected_error}")
+            expect(status != 0, f"tessera wallet present exited 0 on a refused request: {out[:400]!r}")
+            expect(answer is not None and answer.get("result") == expected_result,
+                   f"--json result {(answer or {}).get('result')!r} != {expected_result!r}: {out[:400]!r}")
+            outcome = json.loads(server.line(15, "Python verifier result"))
+            expect(outcome.get("result") == "wallet_error" and outcome.get("error") == expected_error,
+                   f"the verifier got {json.dumps(outcome)} (expected error={expected_error})\n{tail(log)}")
+            if encrypted is not None:
+                expect(outcome.get("encrypted") is encrypted,
+                       f"the error response was {'not ' if encrypted else ''}encrypted: {json.dumps(outcome)}")
+            return f"the verifier got error={expected_error}; exit {status}"
+        finally:
+            server.stop()
+
+    def tessera_wallet_rejected(self) -> str:
+        """A presentation the verifier refuses (HTTP 400): the command must not exit 0."""
+        server, uri, root_pem = self.start_py_verifier("tessera-rejected", "sd-jwt", ["--reject"])
+        try:
+            status, answer, out, log = self.tessera_present(uri, [root_pem], "rejected")
+            expect(status != 0, f"tessera wallet present exited 0 although the verifier rejected it: {out[:400]!r}")
+            expect(answer is not None and answer.get("result") == "error" and
+                   answer.get("verifier_error") == "invalid_request",
+                   f"--json {json.dumps(answer)} should say result=error, verifier_error=invalid_request")
+            return f"exit {status}, verifier_error={answer.get('verifier_error')}"
+        finally:
+            server.stop()
+
     # ---- b. Python wallet → Tessera verifier service --------------------------------------------------------------
 
     def start_service(self) -> None:
@@ -534,6 +566,16 @@ class Run:
             self.check("sd-jwt direct_post", self.tessera_wallet_ok, "sd-jwt", ["--response-mode", "direct_post"])
             self.check("mdoc direct_post", self.tessera_wallet_ok, "mdoc", ["--response-mode", "direct_post"])
             self.check("declines: --consent none", self.tessera_wallet_declines)
+            self.check("tells the verifier: unsupported transaction_data type (encrypted)",
+                       self.tessera_wallet_reports_refusal, ["--transaction-data", "urn:example:unsupported"],
+                       "invalid_transaction_data", "refused", True)
+            self.check("tells the verifier: unsupported transaction_data type (direct_post)",
+                       self.tessera_wallet_reports_refusal,
+                       ["--transaction-data", "urn:example:unsupported", "--response-mode", "direct_post"],
+                       "invalid_transaction_data", "refused", None)
+            self.check("tells the verifier: no credential matches", self.tessera_wallet_reports_refusal,
+                       ["--vct", "urn:example:not-in-the-wallet"], "access_denied", "no_matching_credential", True)
+            self.check("exits non-zero: the verifier rejects the presentation", self.tessera_wallet_rejected)
             self.check("refuses: verifier root not trusted", self.tessera_wallet_refuses, None, False)
             for tamper in ("signature", "client-id", "client-id-mismatch", "wallet-nonce", "typ"):
                 self.check(f"refuses: tampered {tamper}", self.tessera_wallet_refuses, tamper, True)

@@ -19,6 +19,11 @@ stdout: line 1 = the openid4vp:// invocation URI; line 2 = one JSON object: {"re
 {"result": "error"|"wallet_error"|"timeout", …}. Exits after the first response to response_uri: 0 on success,
 1 when the response was rejected (the wallet got HTTP 400), 2 on timeout. Logs go to stderr.
 
+--transaction-data TYPE adds a transaction_data entry of that type for the query (§5.1, §8.4): a wallet that does not
+support the type must answer invalid_transaction_data (§8.5). --vct VCT asks for another SD-JWT VC type (a wallet
+without one must answer access_denied, §6.4.2). --reject answers every response with HTTP 400 invalid_request (a
+verifier that refuses the presentation). A wallet_error outcome says whether the error came encrypted.
+
 --tamper makes the Request Object itself invalid, to check that a wallet refuses it:
   client-id           client_id (in the URI and the Request Object) is x509_hash of another certificate
   client-id-mismatch  the Request Object's client_id differs from the invocation URI's
@@ -88,6 +93,10 @@ class Verifier:
         self.state = random_token()
         self.request_id = random_token(9)
         self.dcql = PID_QUERY if args.mode == "sd-jwt" else MDL_QUERY
+        if args.vct:
+            self.dcql = json.loads(json.dumps(PID_QUERY))
+            self.dcql["credentials"][0]["meta"]["vct_values"] = [args.vct]
+        self.error_encrypted: bool | None = None
         self.pid_root = load_certificate_pem(args.pid_root) if args.mode == "sd-jwt" else None
         self.iaca = load_certificate_pem(args.iaca) if args.mode == "mdoc" else None
         self.base = ""
@@ -132,6 +141,10 @@ class Verifier:
         }
         if wallet_nonce is not None and tamper != "wallet-nonce":
             claims["wallet_nonce"] = wallet_nonce
+        if self.args.transaction_data:
+            query_id = self.dcql["credentials"][0]["id"]
+            entry = {"type": self.args.transaction_data, "credential_ids": [query_id], "payment": {"amount": "1.00"}}
+            claims["transaction_data"] = [b64url_encode(compact_json(entry).encode("utf-8"))]
         header = {"alg": "ES256", "typ": "oauth-authz-req+jwt" if tamper != "typ" else "JWT",
                   "x5c": [base64.b64encode(self.leaf_der).decode("ascii")]}
         key = self.leaf_key if tamper != "signature" else ec.generate_private_key(ec.SECP256R1())
@@ -146,10 +159,12 @@ class Verifier:
         if self.args.response_mode == "direct_post.jwt":
             if "response" not in form and "error" in form:
                 payload = form
+                self.error_encrypted = False
             else:
                 require(set(form) == {"response"}, "OpenID4VP §8.3.1 direct_post.jwt",
                         f"form must hold only `response`, has {sorted(form)}")
                 payload = self.decrypt(form["response"])
+                self.error_encrypted = True
         else:
             payload = dict(form)
             if "vp_token" in payload:
@@ -438,6 +453,8 @@ def make_handler(verifier: Verifier):
         def respond(self, form: dict):
             try:
                 results = verifier.handle_response(form)
+                if verifier.args.reject:
+                    raise PeerError("--reject", "this verifier refuses every presentation")
                 code = random_token()
                 self.send(200, "application/json", compact_json(
                     {"redirect_uri": f"{verifier.base}/done?response_code={code}"}).encode("utf-8"))
@@ -447,6 +464,8 @@ def make_handler(verifier: Verifier):
                 self.send(200, "application/json", b"{}")
                 verifier.outcome = {"result": "wallet_error", "error": error.error,
                                     "error_description": error.description}
+                if verifier.error_encrypted is not None:
+                    verifier.outcome["encrypted"] = verifier.error_encrypted
                 verifier.exit_code = 1
             except PeerError as error:
                 self.send(400, "application/json", compact_json(
@@ -475,6 +494,9 @@ def main() -> int:
     parser.add_argument("--enc-values", default="A128GCM,A256GCM",
                         help="encrypted_response_enc_values_supported (comma separated)")
     parser.add_argument("--tamper", choices=("client-id", "client-id-mismatch", "signature", "wallet-nonce", "typ"))
+    parser.add_argument("--transaction-data", help="add a transaction_data entry of this type")
+    parser.add_argument("--vct", help="ask for this vct instead of urn:eudi:pid:1 (sd-jwt mode)")
+    parser.add_argument("--reject", action="store_true", help="answer every response with HTTP 400")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=60)
     args = parser.parse_args()

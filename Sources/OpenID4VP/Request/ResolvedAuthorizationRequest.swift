@@ -90,9 +90,31 @@ public func resolveAuthorizationRequest(
 public func errorResponseDestination(
     for parsed: ParsedAuthorizationRequest, walletConfig: WalletConfiguration
 ) async -> ResponseDestination? {
+    await errorResponseTarget(for: parsed, walletConfig: walletConfig)?.destination
+}
+
+/// The verifier an error response may go to, and where (see `errorResponseDestination(for:walletConfig:)`).
+public struct ErrorResponseTarget: Sendable {
+    /// The authenticated verifier.
+    public let verifier: VerifierInfo
+    public let destination: ResponseDestination
+}
+
+/// `errorResponseDestination(for:walletConfig:)` with the verifier it authenticated, for a consent screen or a
+/// log that says who was told.
+public func errorResponseTarget(
+    for parsed: ParsedAuthorizationRequest, walletConfig: WalletConfiguration
+) async -> ErrorResponseTarget? {
     guard let authentication = try? await ClientAuthenticator.authenticate(parsed, config: walletConfig),
         authentication.verifier.isAuthenticated
     else { return nil }
+    guard let destination = errorDestination(parsed, authentication, walletConfig) else { return nil }
+    return ErrorResponseTarget(verifier: authentication.verifier, destination: destination)
+}
+
+private func errorDestination(
+    _ parsed: ParsedAuthorizationRequest, _ authentication: ClientAuthentication, _ walletConfig: WalletConfiguration
+) -> ResponseDestination? {
     let parameters = RequestDefaults.apply(authentication, to: parsed.parameters)
     guard let modeName = (parameters["response_mode"] ?? .string(ResponseMode.fragment.rawValue)).stringValue,
         let mode = ResponseMode(rawValue: modeName)
