@@ -89,6 +89,6 @@ import VaultProtocol
         #expect(counters[.badTag] == 2 && counters[.duplicate] == 1 && counters[.tooOld] == 0)
         #expect(counters.counts == [.badTag: 2, .duplicate: 1])
         #expect(counters.total == 3)
-        #expect(VaultDropReason.allCases.map(\.rawValue) == ["malformed", "unknownSession", "badTag", "duplicate", "tooOld", "outOfWindow"])
+        #expect(VaultDropReason.allCases.map(\.rawValue) == ["malformed", "unknownSession", "badTag", "duplicate", "tooOld", "outOfWindow", "unreserved"])
     }
 }

@@ -8,6 +8,9 @@ struct LiveSession: Sendable {
     let id: String
     let key: SymmetricKey
     var window: ReplayWindow
+    /// The app's sequence numbers this vault may answer without another write: the session's floor as saved in the
+    /// database (`SeqReservation`). Raised only after the write committed.
+    var receiveReserved: UInt64
     let expiresAt: Date
     var supersededAt: Date?
     /// The last sequence number the vault used, and how far its reservation in the database goes.

@@ -120,6 +120,9 @@ public actor VaultHost {
     /// The users whose vaults run here.
     public var activeVaults: [String] { runtimes.keys.sorted() }
 
+    /// The running vault of `user` (tests reach into it).
+    func runtime(_ user: String) -> VaultRuntime? { runtimes[user] }
+
     /// Messages dropped (and never answered) per reason, over all vaults on this host.
     public func dropCounts() async -> [VaultDropReason: Int] {
         var total: [VaultDropReason: Int] = [:]

@@ -26,8 +26,8 @@ extension VaultRuntime {
             let sessionExpires = now.addingTimeInterval(policy.sessionLifetime)
             try await recordSession(id: sessionID, key: key, now: now, expires: sessionExpires)
             sessions[sessionID] = LiveSession(
-                id: sessionID, key: key, window: ReplayWindow(), expiresAt: sessionExpires, supersededAt: nil, sendSeq: 0,
-                sendReserved: 0)
+                id: sessionID, key: key, window: ReplayWindow(), receiveReserved: 0, expiresAt: sessionExpires, supersededAt: nil,
+                sendSeq: 0, sendReserved: 0)
             currentSessionID = sessionID
             pruneSessions()
             let result = BootstrapResult(

@@ -6,9 +6,9 @@ import VaultProtocol
 
 extension VaultRuntime {
     /// Runs one decrypted command. A command that changes state runs once per event id: in one transaction with
-    /// the record of its answer and the session's new sequence floor, so a retry (same id, new envelope) gets the
-    /// first answer and a replay after a takeover changes nothing.
-    func handle(_ event: VaultEventMessage, sessionID: String, seq: UInt64) async -> VaultEventResponse {
+    /// the record of its answer, so a retry (same id, new envelope) gets the first answer. A replay after a
+    /// takeover never gets here: `receive` saved the session's floor above its seq before it was first answered.
+    func handle(_ event: VaultEventMessage, sessionID: String) async -> VaultEventResponse {
         let now = context.clock.now()
         let timestamp = Int64(now.timeIntervalSince1970)
         guard let handler = VaultHandler(rawValue: event.type) else {
@@ -33,7 +33,7 @@ extension VaultRuntime {
                 let response = await Self.answer(event.id, timestamp) { try await VaultHandlers.run(request, db: tx) }
                 // A refused command leaves nothing of what its handler wrote before refusing: roll it all back.
                 guard response.success else { throw Refused(response: response) }
-                return try await Self.record(response, eventID: event.id, sessionID: sessionID, seq: seq, now: now, in: sessions)
+                return try await Self.record(response, eventID: event.id, now: now, in: sessions)
             }
             await request.afterCommit()
             return try VaultEventResponse(json: encoded)
@@ -42,7 +42,7 @@ extension VaultRuntime {
             if let code = refused.response.error?.code, Self.transient.contains(code) { return refused.response }
             // A refusal by the rules is kept (the same answer for a retry of the event).
             let encoded = try? await context.sql.transaction { tx in
-                try await Self.record(refused.response, eventID: event.id, sessionID: sessionID, seq: seq, now: now, in: VaultSessionStore(db: tx, keyring: keyring))
+                try await Self.record(refused.response, eventID: event.id, now: now, in: VaultSessionStore(db: tx, keyring: keyring))
             }
             return encoded == nil ? Self.unavailable(event.id, timestamp) : refused.response
         } catch {
@@ -50,13 +50,10 @@ extension VaultRuntime {
         }
     }
 
-    /// Keeps the answer for retries and raises the session's floor, in the caller's transaction.
-    private static func record(
-        _ response: VaultEventResponse, eventID: String, sessionID: String, seq: UInt64, now: Date, in sessions: VaultSessionStore
-    ) async throws -> Data {
+    /// Keeps the answer for retries, in the caller's transaction.
+    private static func record(_ response: VaultEventResponse, eventID: String, now: Date, in sessions: VaultSessionStore) async throws -> Data {
         let encoded = response.encoded()
         try await sessions.recordHandled(eventID: eventID, response: encoded, now: now)
-        try await sessions.advance(id: sessionID, seq: seq)
         return encoded
     }
 
@@ -106,7 +103,8 @@ extension VaultRuntime {
             try await recordSession(id: newID, key: key, now: now, expires: expires)
             try await sessionStore.supersede(id: sessionID, at: now)
             sessions[newID] = LiveSession(
-                id: newID, key: key, window: ReplayWindow(), expiresAt: expires, supersededAt: nil, sendSeq: 0, sendReserved: 0)
+                id: newID, key: key, window: ReplayWindow(), receiveReserved: 0, expiresAt: expires, supersededAt: nil, sendSeq: 0,
+                sendReserved: 0)
             sessions[sessionID]?.supersededAt = now
             currentSessionID = newID
             pruneSessions()

@@ -35,14 +35,21 @@ actor VaultRuntime {
     /// Peer vaults: their messages' loop, the links to their buses, replay windows and awaited acknowledgements.
     var peerLoop: Task<Void, Never>?
     var peers = PeerState()
+    /// Receive reservations being written, per session (see `reserveReceive`), and how one is written (tests hold
+    /// or fail it).
+    var pendingReservations: [String: PendingReservation] = [:]
+    var writeReservation: @Sendable (_ sessionID: String, _ upTo: UInt64) async -> Bool
 
     init(row: VaultRow, context: VaultHostContext) throws {
         userGUID = row.id
         guid = try VaultSubjects.guid(userGUID: row.id)
         self.context = context
-        keyring = try context.store.keyring(row)
+        let keyring = try context.store.keyring(row)
+        self.keyring = keyring
         identityKey = try context.store.identityKey(row)
         nats = VaultNATSIdentity(bus: context.bus, userGUID: row.id, guid: guid, clock: context.clock, random: context.random)
+        let store = VaultSessionStore(db: context.sql, keyring: keyring)
+        writeReservation = { sessionID, upTo in (try? await store.reserveReceive(id: sessionID, upTo: upTo)) != nil }
     }
 
     var sessionStore: VaultSessionStore { VaultSessionStore(db: context.sql, keyring: keyring) }
@@ -74,6 +81,7 @@ actor VaultRuntime {
         await connection?.close()
         connection = nil
         sessions.removeAll()
+        pendingReservations.removeAll()
         recordCache.invalidate()
     }
 
@@ -103,24 +111,23 @@ actor VaultRuntime {
         guard let event = try? VaultEventMessage(json: plaintext), event.type == type, Self.isEventID(event.id) else {
             return drop(.malformed)
         }
+        // Nothing is answered above the session's saved floor, so that a vault restored from the database (a
+        // restart, a takeover) drops this envelope, read or write, if it comes again (`SeqReservation`).
+        guard await reserveReceive(sessionID: session.id, seq: envelope.seq) else { return drop(.unreserved) }
         let handler = VaultHandler(rawValue: type)
         if let handler, handler.readsOnly, readsInFlight < Self.maxReadsInFlight {
             // A read changes nothing and records nothing: it runs beside the commands that follow (its database
             // wait overlaps their decryption), on this actor. Writes stay one at a time, in the bus's order.
             readsInFlight += 1
-            let (sessionID, seq) = (session.id, envelope.seq)
+            let sessionID = session.id
             Task {
-                let response = await handle(event, sessionID: sessionID, seq: seq)
+                let response = await handle(event, sessionID: sessionID)
                 await send(response.encoded(), to: VaultSubjects.reply(guid, type: type, id: event.id), sessionID: sessionID)
                 readsInFlight -= 1
             }
             return
         }
-        let response = await handle(event, sessionID: session.id, seq: envelope.seq)
-        if let handler, handler.talksToPeers {
-            // These run outside the command transaction (see `talksToPeers`): raise the replay floor here.
-            try? await sessionStore.advance(id: session.id, seq: envelope.seq)
-        }
+        let response = await handle(event, sessionID: session.id)
         await send(response.encoded(), to: VaultSubjects.reply(guid, type: type, id: event.id), sessionID: session.id)
     }
 
@@ -135,7 +142,7 @@ actor VaultRuntime {
     }
 
     /// The session in memory, or (after a restart or a takeover) from the database, whose window then starts at the
-    /// last state-changing sequence number: a replay of an older command cannot change anything again.
+    /// saved receive floor: above every seq a previous runtime answered, so a replay of any of them is dropped.
     func session(_ id: String) async -> LiveSession? {
         let now = context.clock.now()
         if let live = sessions[id] {
@@ -145,8 +152,8 @@ actor VaultRuntime {
         }
         guard Self.isEventID(id), let stored = try? await sessionStore.load(id: id) else { return nil }
         let live = LiveSession(
-            id: id, key: stored.key, window: ReplayWindow(floor: stored.lastSeq), expiresAt: stored.expiresAt,
-            supersededAt: stored.supersededAt, sendSeq: stored.sendReserved, sendReserved: stored.sendReserved)
+            id: id, key: stored.key, window: ReplayWindow(floor: stored.receiveReserved), receiveReserved: stored.receiveReserved,
+            expiresAt: stored.expiresAt, supersededAt: stored.supersededAt, sendSeq: stored.sendReserved, sendReserved: stored.sendReserved)
         sessions[id] = live
         return live.usable(at: now, grace: context.policy.rotationGrace) ? live : nil
     }

@@ -42,7 +42,7 @@ struct CreateVaultSchema: AsyncMigration {
             .field("key_sealed", .string, .required)
             .field("created_at", .double, .required)
             .field("expires_at", .double, .required)
-            .field("last_seq", .int64, .required)  // highest app seq of a command that changed state
+            .field("last_seq", .int64, .required)  // app seqs reserved for receiving (SeqReservation)
             .field("send_reserved", .int64, .required)  // the vault's sequence numbers up to here may have been used
             .field("superseded_at", .double)
             .create()

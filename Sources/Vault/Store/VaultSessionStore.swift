@@ -11,8 +11,9 @@ struct VaultSessionStore: Sendable {
         let id: String
         let key: SymmetricKey
         let expiresAt: Date
-        /// The highest app sequence number of a command that changed state: a new host starts its window here.
-        let lastSeq: UInt64
+        /// The app's sequence numbers reserved for receiving (`SeqReservation`): at or above every seq a runtime
+        /// answered under this session, so a new host starts its window here (column `last_seq`).
+        let receiveReserved: UInt64
         let sendReserved: UInt64
         let supersededAt: Date?
     }
@@ -41,12 +42,13 @@ struct VaultSessionStore: Sendable {
         let key = try keyring.open(row.key_sealed, table: "vt_sessions", row: row.id)
         return Session(
             id: row.id, key: SymmetricKey(data: key), expiresAt: Date(timeIntervalSince1970: row.expires_at),
-            lastSeq: UInt64(max(0, row.last_seq)), sendReserved: UInt64(max(0, row.send_reserved)), supersededAt: row.superseded_at.map(Date.init(timeIntervalSince1970:)))
+            receiveReserved: UInt64(max(0, row.last_seq)), sendReserved: UInt64(max(0, row.send_reserved)), supersededAt: row.superseded_at.map(Date.init(timeIntervalSince1970:)))
     }
 
-    /// Raises the session's last state-changing sequence number (never lowers it).
-    func advance(id: String, seq: UInt64) async throws(WireError) {
-        let value = Int64(clamping: seq)
+    /// Raises the session's receive floor to `upTo` (never lowers it: one monotonic statement, so two runtimes
+    /// writing at once, or a late write, cannot take it back).
+    func reserveReceive(id: String, upTo: UInt64) async throws(WireError) {
+        let value = Int64(clamping: upTo)
         try await db.run { sql in
             try await sql.raw("UPDATE vt_sessions SET last_seq = \(bind: value) WHERE id = \(bind: id) AND last_seq < \(bind: value)").run()
         }

@@ -85,6 +85,7 @@ extension VaultConnection {
         sessionKey = key
         windows = [:]
         lastSeq = 0
+        skipsWithoutAnswer = 0
     }
 
     /// The first message of `subscription` within `timeout`, or nil.

@@ -9,11 +9,10 @@ extension VaultConnection {
     /// Rotation is due after this many messages or this age (issue 13), whichever comes first.
     static let rotateAfterMessages = 1000
     static let rotateAfterSeconds: Int64 = 24 * 3600
-    /// Sequence numbers are reserved (saved) in blocks of this size.
-    static let reservation: UInt64 = 100
 
     /// Sends a command and returns its result; a vault error becomes `VaultError.vault(code:message:)`. Without an
-    /// answer the same event is sent again (new sequence number), up to `attempts` times.
+    /// answer the same event is sent again (new sequence number, in a new block once: `skipReservedBlock`), up to
+    /// `attempts` times.
     public func request(_ type: String, payload: JSONObject = [:]) async throws(VaultError) -> JSONObject {
         let response = try await send(type, payload: payload)
         if let error = response.error { throw .vault(code: error.code, message: error.message) }
@@ -27,15 +26,35 @@ extension VaultConnection {
         let event = VaultEventMessage(id: id, type: type, payload: payload, timestamp: Int64(now.timeIntervalSince1970))
         let plaintext = event.encoded()
         let subject = VaultSubjects.command(guid, type: type)
+        var unanswered: (sessionID: String, seq: UInt64)?
         for _ in 0..<max(1, attempts) {
             guard let key = sessionKey, let sessionID = state?.sessionID else { throw .noSession }
+            // Under a new session (a rotation meanwhile) the vault's floor starts again at 0: nothing to skip.
+            if let unanswered, unanswered.sessionID == sessionID { skipReservedBlock(after: unanswered.seq) }
             let seq = try nextSeq()
             guard let envelope = try? VaultEnvelope.seal(
                 plaintext, key: key, direction: .appToVault, sessionID: sessionID, seq: seq, subject: subject, random: AnyRandomSource(random))
             else { throw .crypto("cannot seal the command") }
             if let response = try await exchange(envelope.encoded(), subject: subject, id: id, over: connection) { return response }
+            unanswered = (sessionID, seq)
         }
         throw .timeout
+    }
+
+    /// Before a retry: the attempt with `lost` got no answer, perhaps because the vault was restarted or taken over
+    /// and, restored from its database, drops every seq of the blocks it had reserved (`SeqReservation`), ours
+    /// included. The retry starts the next block, which is above any floor the vault can have saved (the two ends
+    /// use the same blocks). Not when another retry has already moved on from `lost`'s block (one skip serves every
+    /// request that was waiting), and at most `SeqReservation.maxSkipsWithoutAnswer` times until an answer arrives
+    /// (a long outage must not carry the numbers past the vault's `ReplayWindow.maxAdvance`).
+    func skipReservedBlock(after lost: UInt64) {
+        let current = SeqReservation.blockEnd(of: lastSeq)
+        // At the end of a block the next number starts a new one anyway: nothing to skip, nothing to count.
+        guard lastSeq < current, SeqReservation.blockEnd(of: lost) >= current,
+            skipsWithoutAnswer < SeqReservation.maxSkipsWithoutAnswer
+        else { return }
+        lastSeq = current
+        skipsWithoutAnswer += 1
     }
 
     /// Publishes and waits for the answer to `id` (nil after `requestTimeout`). The publish is awaited here, not in
@@ -79,6 +98,8 @@ extension VaultConnection {
 
     /// An answer arrived: to its waiting request, or kept until the request waits for it.
     func answered(_ response: VaultEventResponse) {
+        // The vault answers the current block (or the session was replaced): skipping is allowed again.
+        skipsWithoutAnswer = 0
         switch pending[response.eventID] {
         case .awaiting(let continuation)?:
             pending[response.eventID] = nil
@@ -90,14 +111,14 @@ extension VaultConnection {
         }
     }
 
-    /// The next sequence number; a new block is saved before its first number is used, so a restarted app never
-    /// sends a number the vault has already seen.
+    /// The next sequence number; a new block (`SeqReservation`, aligned as the vault's) is saved before its first
+    /// number is used, so a restarted app never sends a number the vault has already seen.
     func nextSeq() throws(VaultError) -> UInt64 {
         guard var current = state else { throw .noSession }
         let seq = lastSeq + 1
         current.messagesSent += 1
         if seq > current.sendReserved {
-            current.sendReserved = seq + Self.reservation - 1
+            current.sendReserved = SeqReservation.blockEnd(of: seq)
             try keyStore.saveSession(current)
         }
         state = current
@@ -141,6 +162,7 @@ extension VaultConnection {
         state = current
         sessionKey = key
         lastSeq = 0
+        skipsWithoutAnswer = 0
     }
 
     /// Opens what arrived under the new session before it was adopted (held again if another rotation is still on

@@ -53,6 +53,8 @@ public actor VaultConnection {
     var pending: [String: PendingReply] = [:]
     /// The last sequence number sent under the current session (a restart starts above the saved reservation).
     var lastSeq: UInt64 = 0
+    /// Blocks skipped by retries since the last answer (`skipReservedBlock`).
+    var skipsWithoutAnswer = 0
     private let notificationStream: AsyncStream<VaultEventMessage>
     private let notificationContinuation: AsyncStream<VaultEventMessage>.Continuation
     /// Recently delivered push ids: a message the vault sends again (after a reconnect) reaches the app once.
@@ -94,6 +96,7 @@ public actor VaultConnection {
         state = saved
         sessionKey = SymmetricKey(data: keyBytes)
         lastSeq = saved.sendReserved
+        skipsWithoutAnswer = 0
         let credentials: NATSCredentials
         do {
             credentials = try NATSCredentials(credsFile: saved.credentials)

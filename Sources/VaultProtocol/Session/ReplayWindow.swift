@@ -12,6 +12,9 @@ public enum VaultDropReason: String, Sendable, CaseIterable {
     case tooOld
     /// seq > highest + 4096: too far ahead (a sender does not skip that many).
     case outOfWindow
+    /// Genuine, but the vault could not save its receive reservation (`SeqReservation`) before answering: an answer
+    /// a restored vault could repeat is never given. The app sends the command again under a new seq.
+    case unreserved
 }
 
 /// The replay window of one (session, direction), in the style of RFC 4303 §3.4.3: the highest accepted seq and a
