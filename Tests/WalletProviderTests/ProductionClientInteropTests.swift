@@ -47,17 +47,30 @@ struct ProductionClientInteropTests {
         "android register, 1.0 text: nonce member": (204, nil),
     ]
 
-    @Test func theProductionClientsRequestsGetAttestationsAndEveryTamperingIsRefused() async throws {
+    /// `inProcess`: the provider library on loopback; otherwise `tessera provider serve` trusting the peer's root
+    /// with `--trust-test-attestation-root`, as an operator would run it.
+    @Test(arguments: [true, false])
+    func theProductionClientsRequestsGetAttestationsAndEveryTamperingIsRefused(inProcess: Bool) async throws {
         let python = try #require(PythonPeer.interpreter, Comment(rawValue: PythonPeer.missingMessage))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("itwallet-peer-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let rootPath = try Self.peer(python, ["make-root", "--dir", directory.path]).trimmingCharacters(in: .whitespacesAndNewlines)
         let root = try Certificate(pemEncoded: String(contentsOfFile: rootPath, encoding: .utf8))
-        let fixture = try await ProviderFixture(peerRoot: root)
-        defer { Task { await fixture.shutdown() } }
+        let local = try await ProviderFixture(peerRoot: root)
+        defer { Task { await local.shutdown() } }
+        var process: ServiceProcess?
+        if !inProcess {
+            process = try await ProviderProcess.start([
+                "--trust-test-attestation-root", rootPath, "--apple-app", ProviderFixture.appleApp.rpID,
+                "--android-app", "\(ProviderFixture.application.packageName):\(Self.hex(ProviderFixture.application.signingCertificateDigests.first ?? Data()))",
+                "--password-cost", "m=64,t=1,p=1",
+            ], home: directory.appendingPathComponent("home"))
+        }
+        defer { process?.stop() }
+        let fixture = process.map { local.at($0.baseURL) } ?? local
         let account = try await fixture.account()
         let output = try Self.peer(python, [
-            "run", "--dir", directory.path, "--provider", fixture.server.baseURL, "--session", account.session,
+            "run", "--dir", directory.path, "--provider", fixture.baseURL, "--session=\(account.session)",
             "--apple-app", ProviderFixture.appleApp.rpID, "--android-package", ProviderFixture.application.packageName,
             "--android-signer", "test signer",
         ])
@@ -79,6 +92,8 @@ struct ProductionClientInteropTests {
         }
         #expect(seen == Set(Self.expected.keys), "cases not run: \(Set(Self.expected.keys).subtracting(seen))")
     }
+
+    static func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 
     /// Runs the peer; its standard output, or an error with its standard error.
     static func peer(_ python: String, _ arguments: [String]) throws -> String {
