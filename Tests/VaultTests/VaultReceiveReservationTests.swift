@@ -15,11 +15,7 @@ import VaultProtocol
 struct VaultReceiveReservationTests {
     @Test func aRestoredSessionRefusesEverySeqUpToTheBlockItsReadsWereIn() async throws {
         let fixture = try await VaultFixture.make()
-        let host = fixture.host("h1")
-        let member = try await fixture.enroll()
-        await host.tick()
-        let app = try fixture.app(member)
-        try await app.bootstrap(credentials: member.bootstrap, device: VaultConnection.device)
+        let (host, member, app) = try await fixture.servedApp()
         _ = try await app.addSecret("k", value: "v")
         #expect(try await app.secret("k").value == "v")
         let sessionID = try Self.session(fixture, member).sessionID
@@ -95,11 +91,7 @@ struct VaultReceiveReservationTests {
 
     @Test func aCommandWhoseReservationCannotBeSavedIsNeverAnsweredAndWaitingOnesAreAnsweredAfterIt() async throws {
         let fixture = try await VaultFixture.make()
-        let host = fixture.host("h1")
-        let member = try await fixture.enroll()
-        await host.tick()
-        let first = try fixture.app(member)
-        try await first.bootstrap(credentials: member.bootstrap, device: VaultConnection.device)
+        let (host, member, first) = try await fixture.servedApp()
         _ = try await first.addSecret("k", value: "v")
         await first.close()
         let runtime = try #require(await host.runtime(member.userGUID))
@@ -145,11 +137,7 @@ struct VaultReceiveReservationTests {
 
     @Test func aCapturedReadOrWriteIsNotAnsweredAgainAfterATakeover() async throws {
         let fixture = try await VaultFixture.make()
-        let first = fixture.host("h1")
-        let member = try await fixture.enroll()
-        await first.tick()
-        let app = try fixture.app(member)
-        try await app.bootstrap(credentials: member.bootstrap, device: VaultConnection.device)
+        let (first, member, app) = try await fixture.servedApp()
         let spy = try await ReplaySpy.make(
             identity: fixture.identity, bus: fixture.bus, userGUID: member.userGUID, sessionKey: try Self.session(fixture, member).sessionKey)
         _ = try await app.addSecret("k", value: "v")

@@ -13,11 +13,7 @@ import VaultProtocol
 struct VaultSeqSkipTests {
     @Test func aRetryAfterATakeoverStartsOneNewBlockForEveryWaitingCommand() async throws {
         let fixture = try await VaultFixture.make()
-        let first = fixture.host("h1")
-        let member = try await fixture.enroll()
-        await first.tick()
-        let app = try fixture.app(member)
-        try await app.bootstrap(credentials: member.bootstrap, device: VaultConnection.device)
+        let (first, member, app) = try await fixture.servedApp()
         _ = try await app.addSecret("k", value: "v")
         #expect(try VaultReceiveReservationTests.session(fixture, member).sendReserved == 100)
 
@@ -43,11 +39,7 @@ struct VaultSeqSkipTests {
 
     @Test func withoutAnyAnswerRetriesSkipAtMostFourBlocksThenOnceMoreAfterAnAnswer() async throws {
         let fixture = try await VaultFixture.make()
-        let first = fixture.host("h1")
-        let member = try await fixture.enroll()
-        await first.tick()
-        let app = try fixture.app(member)
-        try await app.bootstrap(credentials: member.bootstrap, device: VaultConnection.device)
+        let (first, member, app) = try await fixture.servedApp()
         _ = try await app.addSecret("k", value: "v")
         await first.shutdown()
 
@@ -79,11 +71,7 @@ struct VaultSeqSkipTests {
 
     @Test func afterARotationTheNewSessionsBlocksAreSkippedTheSameWay() async throws {
         let fixture = try await VaultFixture.make()
-        let first = fixture.host("h1")
-        let member = try await fixture.enroll()
-        await first.tick()
-        let app = try fixture.app(member)
-        try await app.bootstrap(credentials: member.bootstrap, device: VaultConnection.device)
+        let (first, member, app) = try await fixture.servedApp()
         _ = try await app.addSecret("k", value: "v1")
         try await app.rotateSession()
         _ = try await app.updateSecret("k", value: "v2")

@@ -82,6 +82,16 @@ final class VaultFixture: Sendable {
         return Member(userGUID: user, identityPublicKey: identityKey, bootstrap: try NATSCredentials(jwt: jwt, userKey: key))
     }
 
+    /// A host serving a newly enrolled member, and the member's app bootstrapped: where most tests start.
+    func servedApp(host id: String = "h1") async throws -> (host: VaultHost, member: Member, app: VaultConnection) {
+        let served = host(id)
+        let member = try await enroll()
+        await served.tick()
+        let app = try app(member)
+        try await app.bootstrap(credentials: member.bootstrap, device: VaultConnection.device)
+        return (served, member, app)
+    }
+
     /// The member's app, its session kept in `name`'s directory (a second app with the same name is the same device
     /// after a restart).
     func app(_ member: Member, name: String = "app", identityKey: Data? = nil) throws -> VaultConnection {
