@@ -46,11 +46,7 @@ struct AppAttestFlowTests {
     func replayedAssertionCounterWinsAtMostOnce(database: String) async throws {
         let fixture = try await ProviderFixture(database: database)
         defer { Task { await fixture.shutdown() } }
-        let account = try await fixture.account()
-        let device = Device(fixture: fixture)
-        let registered = try await fixture.request(
-            .post, "/wallet-instance", json: try device.registration(try await fixture.nonce()), session: account.session)
-        #expect(registered.status == 204)
+        let device = try await Device.registered(at: fixture)
 
         var forms: [String] = []
         for _ in 0..<100 { forms.append(try device.tokenRequest(challenge: try await fixture.nonce(), counter: 1)) }
@@ -83,11 +79,7 @@ struct AppAttestFlowTests {
     @Test func theCBORAssertionInBothFieldsIsRefused() async throws {
         let fixture = try await ProviderFixture()
         defer { Task { await fixture.shutdown() } }
-        let account = try await fixture.account()
-        let device = Device(fixture: fixture)
-        let registered = try await fixture.request(
-            .post, "/wallet-instance", json: try device.registration(try await fixture.nonce()), session: account.session)
-        #expect(registered.status == 204)
+        let device = try await Device.registered(at: fixture)
         let old = try await fixture.request(
             .post, "/token", body: Data(try device.tokenRequest(challenge: try await fixture.nonce(), counter: 1, splitAssertion: false).utf8),
             contentType: "application/x-www-form-urlencoded")
@@ -112,6 +104,16 @@ struct AppAttestFlowTests {
                 "challenge": .string(challenge), "key_attestation": .string(attested.attestationObject.base64EncodedString()),
                 "hardware_key_tag": .string(attested.keyID.base64EncodedString()),
             ]
+        }
+
+        /// A device registered under a new account of `fixture`.
+        static func registered(at fixture: ProviderFixture) async throws -> Device {
+            let account = try await fixture.account()
+            let device = Device(fixture: fixture)
+            let registered = try await fixture.request(
+                .post, "/wallet-instance", json: try device.registration(try await fixture.nonce()), session: account.session)
+            #expect(registered.status == 204)
+            return device
         }
 
         /// A form body for `POST /token` whose App Attest assertion carries `counter`, sent in its two parts as the

@@ -1,6 +1,17 @@
 /// The OpenAPI 3 description of the provider's JSON endpoints, served at `/openapi.json` (the test script runs a
 /// schema-driven fuzzer against it). Kept by hand next to the routes it describes.
 enum OpenAPIDocument {
+    /// The registration operation, served at both of its paths.
+    private static let registration = #"""
+    "security": [{"session": []}],
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Registration"}}}},
+          "responses": {"204": {"description": "registered"},
+            "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
+            "403": {"$ref": "#/components/responses/Error"}, "413": {"$ref": "#/components/responses/Error"},
+            "422": {"$ref": "#/components/responses/Error"}, "500": {"$ref": "#/components/responses/Error"},
+            "503": {"$ref": "#/components/responses/Error"}}
+    """#
+
     static let json = #"""
     {
       "openapi": "3.0.3",
@@ -12,20 +23,8 @@ enum OpenAPIDocument {
         "/nonce": {"get": {"summary": "A single-use nonce (5 minutes)", "responses": {
           "200": {"description": "nonce", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Nonce"}}}},
           "500": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Error"}}}},
-        "/wallet-instance": {"post": {"summary": "Register a Wallet Instance (IT-Wallet 0.7-0.9 path)", "security": [{"session": []}],
-          "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Registration"}}}},
-          "responses": {"204": {"description": "registered"},
-            "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
-            "403": {"$ref": "#/components/responses/Error"}, "413": {"$ref": "#/components/responses/Error"},
-            "422": {"$ref": "#/components/responses/Error"}, "500": {"$ref": "#/components/responses/Error"},
-            "503": {"$ref": "#/components/responses/Error"}}}},
-        "/wallet-instances": {"post": {"summary": "Register a Wallet Instance (the production client and 1.0 path)", "security": [{"session": []}],
-          "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Registration"}}}},
-          "responses": {"204": {"description": "registered"},
-            "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
-            "403": {"$ref": "#/components/responses/Error"}, "413": {"$ref": "#/components/responses/Error"},
-            "422": {"$ref": "#/components/responses/Error"}, "500": {"$ref": "#/components/responses/Error"},
-            "503": {"$ref": "#/components/responses/Error"}}}},
+        "/wallet-instance": {"post": {"summary": "Register a Wallet Instance (IT-Wallet 0.7-0.9 path)", \#(registration)}},
+        "/wallet-instances": {"post": {"summary": "Register a Wallet Instance (the production client and 1.0 path)", \#(registration)}},
         "/token": {"post": {"summary": "Wallet Attestation, IT-Wallet 0.7-0.9 (JWT bearer grant; war+jwt or var+jwt)",
           "requestBody": {"required": true, "content": {
             "application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/TokenRequest"}},
