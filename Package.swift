@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "TesseraTrust", targets: ["TesseraTrust"]),
         .library(name: "TesseraQR", targets: ["TesseraQR"]),
         .library(name: "TesseraJOSE", targets: ["TesseraJOSE"]),
+        .library(name: "TesseraHTTP", targets: ["TesseraHTTP"]),
+        .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "ProximityTransport", targets: ["ProximityTransport"]),
         .library(name: "HolderKit", targets: ["HolderKit"]),
@@ -115,10 +117,25 @@ let package = Package(
             exclude: ["README.md"]
         ),
         // OpenID4VP 1.0 holder side (request parsing and resolution, DCQL, responses) and verifier-side helpers.
+        // HTTP values, the client protocol and form encoding (layer 0, Foundation only); the async-http-client
+        // transport beside it, so that a module that only builds requests does not link SwiftNIO.
+        .target(name: "TesseraHTTP", exclude: ["README.md"]),
+        .target(
+            name: "HTTPTransport",
+            dependencies: [
+                "TesseraHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            exclude: ["README.md"]
+        ),
         .target(
             name: "OpenID4VP",
             dependencies: [
                 "TesseraCore",
+                "TesseraHTTP",
                 "TesseraCBOR",
                 "TesseraCOSE",
                 "TesseraJOSE",
@@ -151,10 +168,6 @@ let package = Package(
                 "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraTrust", "TesseraQR", "MDoc", "ProximityTransport",
                 "TesseraJOSE", "SDJWT", "OpenID4VP",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["README.md"]
@@ -171,7 +184,7 @@ let package = Package(
         .target(
             name: "WalletInstanceKit",
             dependencies: [
-                "TesseraCore", "TesseraCOSE", "TesseraJOSE", "DeviceAttestation", "OpenID4VP", "HolderKit", "MDoc",
+                "TesseraCore", "TesseraCOSE", "TesseraJOSE", "TesseraHTTP", "DeviceAttestation", "HolderKit", "MDoc",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -181,7 +194,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "TesseraJOSE", "TesseraCore", .product(name: "Crypto", package: "swift-crypto"),
+                "TesseraJOSE", "TesseraCore", "TesseraHTTP", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -195,7 +208,7 @@ let package = Package(
         .target(
             name: "WalletProvider",
             dependencies: [
-                "TesseraCore", "TesseraJOSE", "TesseraQR", "Argon2", "DeviceAttestation", "OpenID4VP", "ServiceSupport",
+                "TesseraCore", "TesseraJOSE", "TesseraQR", "Argon2", "DeviceAttestation", "ServiceSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Vapor", package: "vapor"),
@@ -231,7 +244,7 @@ let package = Package(
         .target(
             name: "VaultClient",
             dependencies: [
-                "TesseraCore", "TesseraJOSE", "LedgerProtocol", "VaultProtocol", "NATSClient", "OpenID4VP",
+                "TesseraCore", "TesseraJOSE", "TesseraHTTP", "LedgerProtocol", "VaultProtocol", "NATSClient",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["README.md"]
@@ -288,6 +301,8 @@ let package = Package(
                 "TesseraJOSE",
                 "SDJWT",
                 "OpenID4VP",
+                "TesseraHTTP",
+                "HTTPTransport",
                 "VerifierService",
                 "DeviceAttestation",
                 "ServiceSupport",
@@ -404,6 +419,7 @@ let package = Package(
         .testTarget(
             name: "OpenID4VPTests",
             dependencies: [
+                "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport",
                 "OpenID4VP",
                 "HolderKit",
@@ -426,6 +442,7 @@ let package = Package(
         .testTarget(
             name: "VerifierServiceTests",
             dependencies: [
+                "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport", "VerifierService", "HolderKit", "OpenID4VP", "SDJWT", "MDoc", "TesseraJOSE", "TesseraCore",
                 "TesseraTrust", "TesseraCBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -451,6 +468,7 @@ let package = Package(
         .testTarget(
             name: "WalletProviderTests",
             dependencies: [
+                "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport", "WalletProvider", "WalletInstanceKit", "DeviceAttestation", "ServiceSupport", "Argon2",
                 "HolderKit", "OpenID4VP", "TesseraJOSE", "TesseraCore",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -473,6 +491,7 @@ let package = Package(
         .testTarget(
             name: "LedgerTests",
             dependencies: [
+                "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport", "Ledger", "LedgerProtocol", "VaultClient", "NATSClient", "ServiceSupport", "Argon2", "OpenID4VP", "TesseraJOSE",
                 "TesseraCore", "HolderKit", .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -484,6 +503,7 @@ let package = Package(
         .testTarget(
             name: "VaultTests",
             dependencies: [
+                "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport", "Vault", "VaultProtocol", "VaultClient", "Ledger", "LedgerProtocol", "NATSClient",
                 "ServiceSupport", "TesseraJOSE", "TesseraCore", .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -491,6 +511,7 @@ let package = Package(
         .testTarget(
             name: "TesseraCLITests",
             dependencies: [
+                "TesseraHTTP", "HTTPTransport",
                 "tessera", "TesseraTestSupport", "TesseraTrust", "TesseraJOSE", "HolderKit", "OpenID4VP",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -67,6 +67,7 @@ import TesseraCore
 import TesseraJOSE
 import VaultClient
 import Vapor
+import HTTPTransport
 
 #if canImport(Glibc)
     import Glibc

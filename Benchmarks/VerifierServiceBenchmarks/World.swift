@@ -12,6 +12,8 @@ import TesseraCore
 import TesseraJOSE
 import TesseraTrust
 import X509
+import TesseraHTTP
+import HTTPTransport
 
 /// One deployment: `instances` services sharing one database and one base URL (the first instance's), each pinned
 /// to its own core when `pinned`.
@@ -107,7 +109,7 @@ actor World {
         var prepared: [PreparedResponse] = []
         prepared.reserveCapacity(count)
         for index in 0..<count {
-            let created = try await http.send(OpenID4VPHTTPRequest(
+            let created = try await http.send(HTTPRequest(
                 method: .post, url: createURL, headers: [("Content-Type", "application/json")],
                 body: Data(#"{"template":"pid_basic"}"#.utf8)))
             guard let link = (try? JSONValue.parse(created.body))?["authorization_request_uri"]?.stringValue else {
@@ -157,7 +159,7 @@ actor World {
             for lane in 0..<concurrency {
                 group.addTask {
                     for index in stride(from: lane, to: items.count, by: concurrency) {
-                        let answer = try await http.send(OpenID4VPHTTPRequest(
+                        let answer = try await http.send(HTTPRequest(
                             method: .post, url: items[index].url,
                             headers: [("Content-Type", "application/x-www-form-urlencoded")], body: items[index].body))
                         guard answer.status == 200 else {

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import LedgerProtocol
-import OpenID4VP
 import TesseraJOSE
+import TesseraHTTP
 
 /// A vault as the ledger's lifecycle endpoints show it.
 public struct VaultLifecycleStatus: Sendable, Equatable {
@@ -66,7 +66,7 @@ extension VaultClient {
     }
 
     /// A device-signed call with an empty body, the user named in `X-User-GUID`.
-    private func signed(_ method: OpenID4VPHTTPRequest.Method, _ path: String) async throws(VaultError) -> VaultLifecycleStatus {
+    private func signed(_ method: HTTPRequest.Method, _ path: String) async throws(VaultError) -> VaultLifecycleStatus {
         let state = try store.load()
         guard let raw = Base64URL.bytes(state.devicePrivateKey), let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
             throw .storage("the device key is damaged")

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 import LedgerProtocol
-import OpenID4VP
 import TesseraCore
 import TesseraJOSE
+import TesseraHTTP
 
 /// Enrollment and authentication against a Ledger (`/api/v1`). Argon2id runs here, on the device; the ledger only
 /// ever sees the hash sealed to a single-use transaction key, bound by AAD to the user and the transaction.
@@ -12,11 +12,11 @@ public struct VaultClient: Sendable {
     public static let lowKeyWarning = 5
 
     public let store: VaultStateStore
-    public let http: any OpenID4VPHTTPClient
+    public let http: any HTTPClient
     public let clock: any TesseraClock
     public let random: any RandomSource
 
-    public init(store: VaultStateStore, http: any OpenID4VPHTTPClient, clock: any TesseraClock = SystemClock(), random: any RandomSource = SystemRandomSource()) {
+    public init(store: VaultStateStore, http: any HTTPClient, clock: any TesseraClock = SystemClock(), random: any RandomSource = SystemRandomSource()) {
         self.store = store
         self.http = http
         self.clock = clock
@@ -201,13 +201,13 @@ public struct VaultClient: Sendable {
     }
 
     func send(
-        _ base: String, _ path: String, method: OpenID4VPHTTPRequest.Method = .post, body: Data, headers: [(name: String, value: String)],
+        _ base: String, _ path: String, method: HTTPRequest.Method = .post, body: Data, headers: [(name: String, value: String)],
         expect: Int
     ) async throws(VaultError) -> JSONObject {
         guard let url = URL(string: base + path) else { throw .invalidResponse("the ledger URL is not valid") }
-        let response: OpenID4VPHTTPResponse
+        let response: HTTPResponse
         do {
-            response = try await http.send(OpenID4VPHTTPRequest(
+            response = try await http.send(HTTPRequest(
                 method: method, url: url, headers: (method == .post ? [("Content-Type", "application/json")] : []) + headers,
                 body: method == .post ? body : nil))
         } catch {

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 import HolderKit
-import OpenID4VP
 import TesseraCore
 import TesseraJOSE
+import TesseraHTTP
 
 /// Drives the instance's lifecycle against a Wallet Provider: activation (IT-Wallet Wallet Instance
 /// Initialization and Registration, then the first Wallet Attestation), re-issuance, the provider's view of the
@@ -11,10 +11,10 @@ import TesseraJOSE
 public struct WalletInstanceClient: Sendable {
     public let store: WalletInstanceStore
     public let integrity: any DeviceIntegrityService
-    public let http: any OpenID4VPHTTPClient
+    public let http: any HTTPClient
     public let clock: any TesseraClock
 
-    public init(store: WalletInstanceStore, integrity: any DeviceIntegrityService, http: any OpenID4VPHTTPClient, clock: any TesseraClock = SystemClock()) {
+    public init(store: WalletInstanceStore, integrity: any DeviceIntegrityService, http: any HTTPClient, clock: any TesseraClock = SystemClock()) {
         self.store = store
         self.integrity = integrity
         self.http = http
@@ -144,7 +144,7 @@ public struct WalletInstanceClient: Sendable {
         } catch {
             throw .integrity("cannot sign the Wallet Attestation Request")
         }
-        let request = OpenID4VPHTTPRequest.form(
+        let request = HTTPRequest.form(
             metadata.tokenEndpoint, [("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)],
             accept: "application/jwt")
         let response = try await perform(request, expect: 200)
@@ -159,7 +159,7 @@ public struct WalletInstanceClient: Sendable {
     }
 
     private func nonce(_ metadata: ProviderMetadata) async throws(WalletInstanceError) -> String {
-        let response = try await perform(OpenID4VPHTTPRequest(method: .get, url: metadata.nonceEndpoint), expect: 200)
+        let response = try await perform(HTTPRequest(method: .get, url: metadata.nonceEndpoint), expect: 200)
         guard let nonce = (try? JSONValue.parse(response.body))?["nonce"]?.stringValue else {
             throw .provider(status: response.status, error: "invalid_response", description: "no nonce")
         }
@@ -167,17 +167,17 @@ public struct WalletInstanceClient: Sendable {
     }
 
     private func send(
-        _ method: OpenID4VPHTTPRequest.Method, _ url: String, json: JSONObject? = nil, session: String? = nil, expect: Int = 200
-    ) async throws(WalletInstanceError) -> OpenID4VPHTTPResponse {
+        _ method: HTTPRequest.Method, _ url: String, json: JSONObject? = nil, session: String? = nil, expect: Int = 200
+    ) async throws(WalletInstanceError) -> HTTPResponse {
         guard let target = URL(string: url) else { throw .transport("invalid URL \(url)") }
         var headers: [(name: String, value: String)] = []
         if json != nil { headers.append(("Content-Type", "application/json")) }
         if let session { headers.append(("Authorization", "Bearer " + session)) }
-        return try await perform(OpenID4VPHTTPRequest(method: method, url: target, headers: headers, body: json?.serialized()), expect: expect)
+        return try await perform(HTTPRequest(method: method, url: target, headers: headers, body: json?.serialized()), expect: expect)
     }
 
-    private func perform(_ request: OpenID4VPHTTPRequest, expect: Int) async throws(WalletInstanceError) -> OpenID4VPHTTPResponse {
-        let response: OpenID4VPHTTPResponse
+    private func perform(_ request: HTTPRequest, expect: Int) async throws(WalletInstanceError) -> HTTPResponse {
+        let response: HTTPResponse
         do {
             response = try await http.send(request)
         } catch {

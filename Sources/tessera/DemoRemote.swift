@@ -3,6 +3,8 @@ import HolderKit
 import OpenID4VP
 import TesseraJOSE
 import VerifierService
+import TesseraHTTP
+import HTTPTransport
 
 /// The OpenID4VP part of `tessera demo`: the verifier service runs in process on loopback (SQLite in a temporary
 /// home), a wallet holding a PID (SD-JWT VC) and an mDL is filled by `tessera wallet add-*`, and
@@ -71,10 +73,10 @@ enum DemoRemote {
     }
 
     private static func call(
-        _ http: AsyncHTTPClientTransport, _ method: OpenID4VPHTTPRequest.Method, _ url: String, json: JSONObject? = nil
+        _ http: AsyncHTTPClientTransport, _ method: HTTPRequest.Method, _ url: String, json: JSONObject? = nil
     ) async throws -> JSONObject {
         guard let target = URL(string: url) else { throw UserFacingError("bad URL \(url)") }
-        let request = OpenID4VPHTTPRequest(
+        let request = HTTPRequest(
             method: method, url: target, headers: json == nil ? [] : [("Content-Type", "application/json")], body: json?.serialized())
         let response = try await http.send(request)
         guard let object = (try? JSONValue.parse(response.body))?.objectValue else {

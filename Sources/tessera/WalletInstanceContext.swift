@@ -4,6 +4,7 @@ import OpenID4VP
 import TesseraJOSE
 import WalletInstanceKit
 import WalletProvider
+import TesseraHTTP
 
 /// The pieces the `wallet-instance` commands share: the instance store, the key store, the test integrity
 /// service and an HTTP client.
@@ -106,7 +107,7 @@ struct ProviderAccount: Codable {
 
     static func post(_ url: String, _ body: JSONObject, expect: Int) async throws -> JSONObject {
         guard let target = URL(string: url) else { throw UserFacingError("invalid URL \(url)") }
-        let request = OpenID4VPHTTPRequest(method: .post, url: target, headers: [("Content-Type", "application/json")], body: body.serialized())
+        let request = HTTPRequest(method: .post, url: target, headers: [("Content-Type", "application/json")], body: body.serialized())
         let response = try await SharedHTTP.client.send(request)
         let answer = (try? JSONValue.parse(response.body))?.objectValue ?? [:]
         guard response.status == expect else {

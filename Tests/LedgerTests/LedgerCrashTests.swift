@@ -6,6 +6,7 @@ import Synchronization
 import TesseraTestSupport
 import Testing
 import VaultClient
+import HTTPTransport
 
 /// `kill -9` of a `tessera ledger serve` process while several devices log in over and over, then a restart on the
 /// same database and port, three times over. Every device's state file is the one its last acknowledged login

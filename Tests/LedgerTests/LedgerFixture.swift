@@ -85,7 +85,7 @@ struct LedgerFixture {
 
     func post(_ path: String, _ body: Data, headers: [(name: String, value: String)] = []) async throws -> Answer {
         guard let url = URL(string: server.baseURL + path) else { throw LedgerFixtureError("bad path") }
-        let response = try await http.send(OpenID4VPHTTPRequest(
+        let response = try await http.send(HTTPRequest(
             method: .post, url: url, headers: [("Content-Type", "application/json")] + headers, body: body))
         return Answer(status: response.status, body: response.body)
     }
@@ -123,3 +123,5 @@ struct LedgerFixture {
 }
 
 import TesseraCore
+import TesseraHTTP
+import HTTPTransport

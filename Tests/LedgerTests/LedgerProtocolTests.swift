@@ -8,6 +8,7 @@ import TesseraJOSE
 import TesseraTestSupport
 import Testing
 import VaultClient
+import TesseraHTTP
 
 /// The shared constructions on their own: Seal and every binding it checks, the JSON shapes and their limits, and
 /// known answers for the LAT proof, the device signature and Argon2id (computed with Python `cryptography` and
@@ -339,7 +340,7 @@ struct LedgerProtocolTests {
 }
 
 /// A ledger that answers every request with the same status and body, and records the paths asked.
-final class ScriptedLedger: OpenID4VPHTTPClient {
+final class ScriptedLedger: HTTPClient {
     let status: Int
     let body: Data
     private let asked = Mutex<[String]>([])
@@ -348,9 +349,9 @@ final class ScriptedLedger: OpenID4VPHTTPClient {
         self.body = body
     }
     var paths: [String] { asked.withLock { $0 } }
-    func send(_ request: OpenID4VPHTTPRequest) async throws(OpenID4VPError) -> OpenID4VPHTTPResponse {
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         asked.withLock { $0.append(request.url.path) }
-        return OpenID4VPHTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
     }
 }
 

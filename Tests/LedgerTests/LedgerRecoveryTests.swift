@@ -5,6 +5,7 @@ import OpenID4VP
 import Synchronization
 import TesseraJOSE
 import Testing
+import TesseraHTTP
 
 @testable import VaultClient
 
@@ -102,16 +103,16 @@ struct LedgerRecoveryTests {
 
 /// Passes requests through; when armed, performs the next auth/execute and then throws as if the connection had
 /// dropped, keeping the answer the device never saw.
-final class DroppingTransport: OpenID4VPHTTPClient {
-    private let inner: any OpenID4VPHTTPClient
+final class DroppingTransport: HTTPClient {
+    private let inner: any HTTPClient
     private let state = Mutex<(armed: Bool, dropped: [LedgerFixture.Answer])>((false, []))
 
-    init(_ inner: any OpenID4VPHTTPClient) { self.inner = inner }
+    init(_ inner: any HTTPClient) { self.inner = inner }
 
     func dropNextExecuteAnswer() { state.withLock { $0.armed = true } }
     var dropped: [LedgerFixture.Answer] { state.withLock { $0.dropped } }
 
-    func send(_ request: OpenID4VPHTTPRequest) async throws(OpenID4VPError) -> OpenID4VPHTTPResponse {
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let response = try await inner.send(request)
         guard request.url.path == "/api/v1/auth/execute" else { return response }
         let drop = state.withLock { state in
@@ -119,7 +120,7 @@ final class DroppingTransport: OpenID4VPHTTPClient {
             if state.armed { state.dropped.append(LedgerFixture.Answer(status: response.status, body: response.body)) }
             return state.armed
         }
-        if drop { throw .httpTransport("connection reset before the answer arrived (dropped by the test)") }
+        if drop { throw .transport("connection reset before the answer arrived (dropped by the test)") }
         return response
     }
 }

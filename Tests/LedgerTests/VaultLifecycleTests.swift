@@ -7,6 +7,7 @@ import TesseraCore
 import TesseraJOSE
 import Testing
 import VaultClient
+import TesseraHTTP
 
 /// The ledger's vault lifecycle over real HTTP: provisioning at finalize, `/vault/{health, status, start, stop,
 /// terminate}` through VaultClient, and every refusal (no or wrong signature, another user, a failed provisioning, no
@@ -144,7 +145,7 @@ struct VaultLifecycleTests {
 
         // Alice's device signs a call that names Bob: checked with Bob's device key, refused.
         let aliceKey = try Curve25519.Signing.PrivateKey(rawRepresentation: try Base64URL.decode(aliceState.devicePrivateKey))
-        for (method, path) in [(OpenID4VPHTTPRequest.Method.get, "/vault/status"), (.post, "/vault/stop")] {
+        for (method, path) in [(HTTPRequest.Method.get, "/vault/status"), (.post, "/vault/stop")] {
             let answer = try await fixture.signed(method, path, user: bobState.userGUID, key: aliceKey)
             #expect(answer.status == 401 && answer.error == "invalid_signature")
         }
@@ -331,15 +332,15 @@ actor InMemoryVaultLifecycle: LedgerVaultLifecycle {
 }
 
 extension LedgerFixture {
-    func call(_ method: OpenID4VPHTTPRequest.Method, _ path: String, headers: [(name: String, value: String)] = []) async throws -> Answer {
+    func call(_ method: HTTPRequest.Method, _ path: String, headers: [(name: String, value: String)] = []) async throws -> Answer {
         guard let url = URL(string: server.baseURL + path) else { throw LedgerFixtureError("bad path") }
-        let response = try await http.send(OpenID4VPHTTPRequest(method: method, url: url, headers: headers))
+        let response = try await http.send(HTTPRequest(method: method, url: url, headers: headers))
         return Answer(status: response.status, body: response.body)
     }
 
     /// A device-signed vault call with an empty body; `signedPath`/`signedMethod` sign something else than is sent.
     func signed(
-        _ method: OpenID4VPHTTPRequest.Method, _ path: String, user: String, key: Curve25519.Signing.PrivateKey,
+        _ method: HTTPRequest.Method, _ path: String, user: String, key: Curve25519.Signing.PrivateKey,
         nonce: String = UUID().uuidString, timestamp: Date = Date(), signedPath: String? = nil, signedMethod: String? = nil
     ) async throws -> Answer {
         let headers = try DeviceSignature.headers(

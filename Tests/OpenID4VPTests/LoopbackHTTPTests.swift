@@ -6,6 +6,8 @@ import NIOPosix
 import Synchronization
 import TesseraJOSE
 import Testing
+import TesseraHTTP
+import HTTPTransport
 
 @testable import OpenID4VP
 
@@ -174,7 +176,7 @@ private final class RoutingHandler: ChannelInboundHandler {
         }
         let transport = AsyncHTTPClientTransport(configuration: .init(maximumResponseBytes: 1024))
         do {
-            let redirect = try await transport.send(OpenID4VPHTTPRequest(method: .get, url: try #require(URL(string: server.url("/redirect")))))
+            let redirect = try await transport.send(HTTPRequest(method: .get, url: try #require(URL(string: server.url("/redirect")))))
             #expect(redirect.status == 302)
             #expect(redirect.isRedirect)
             #expect(server.requests.map(\.path) == ["/redirect"])
@@ -185,8 +187,9 @@ private final class RoutingHandler: ChannelInboundHandler {
             await expectError(.httpRedirectRejected(status: 302)) { try await parseAuthorizationRequest(requestUri: uri, walletConfig: config) }
             #expect(server.requests.map(\.path) == ["/redirect", "/redirect"])
 
-            await expectError(.httpResponseTooLarge(limit: 1024)) {
-                try await transport.send(OpenID4VPHTTPRequest(method: .get, url: try #require(URL(string: server.url("/big")))))
+            // The transport's own error, which the OpenID4VP flow reports as `httpResponseTooLarge`.
+            await #expect(throws: HTTPError.responseTooLarge(limit: 1024)) {
+                try await transport.send(HTTPRequest(method: .get, url: try #require(URL(string: server.url("/big")))))
             }
             // Only loopback may use http, and only when allowed.
             let strict = walletConfig(http: transport)

@@ -3,6 +3,7 @@ import Foundation
 import TesseraCore
 import TesseraJOSE
 import Testing
+import TesseraHTTP
 
 @testable import OpenID4VP
 
@@ -62,7 +63,7 @@ import Testing
         let http = FakeHTTPClient { request in
             guard let form = try? request.formParameters(), let nonce = form["wallet_nonce"],
                 let object = try? verifier.requestObject(verifier.parameters { $0["wallet_nonce"] = .string(nonce) })
-            else { return OpenID4VPHTTPResponse(status: 400) }
+            else { return HTTPResponse(status: 400) }
             return FakeHTTPClient.jwt(object)
         }
         let config = walletConfig(verifier, http: http)
@@ -188,7 +189,7 @@ import Testing
     // MARK: request_uri retrieval negatives
 
     @Test func requestURIRedirectIsNotFollowed() async throws {
-        let http = FakeHTTPClient { _ in OpenID4VPHTTPResponse(status: 302, headers: [("Location", "https://evil.example/")]) }
+        let http = FakeHTTPClient { _ in HTTPResponse(status: 302, headers: [("Location", "https://evil.example/")]) }
         await expectError(.httpRedirectRejected(status: 302)) {
             try await parseAuthorizationRequest(requestUri: verifier.byReference(method: .post), walletConfig: walletConfig(verifier, http: http))
         }
@@ -196,7 +197,7 @@ import Testing
     }
 
     @Test func requestURIErrorStatus() async throws {
-        let http = FakeHTTPClient { _ in OpenID4VPHTTPResponse(status: 404) }
+        let http = FakeHTTPClient { _ in HTTPResponse(status: 404) }
         await expectError(.requestURIError(status: 404)) {
             try await parseAuthorizationRequest(requestUri: verifier.byReference(), walletConfig: walletConfig(verifier, http: http))
         }
@@ -204,7 +205,7 @@ import Testing
 
     @Test func requestURIContentType() async throws {
         let object = try verifier.requestObject(try verifier.parameters())
-        let http = FakeHTTPClient { _ in OpenID4VPHTTPResponse(status: 200, headers: [("Content-Type", "text/html")], body: Data(object.utf8)) }
+        let http = FakeHTTPClient { _ in HTTPResponse(status: 200, headers: [("Content-Type", "text/html")], body: Data(object.utf8)) }
         await expectError(.unexpectedContentType("text/html")) {
             try await parseAuthorizationRequest(requestUri: verifier.byReference(), walletConfig: walletConfig(verifier, http: http))
         }

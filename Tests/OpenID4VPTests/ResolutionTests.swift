@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import TesseraCore
 import TesseraJOSE
+import TesseraHTTP
 import Testing
 import X509
 

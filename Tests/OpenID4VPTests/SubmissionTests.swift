@@ -2,6 +2,7 @@ import Foundation
 import TesseraCore
 import TesseraJOSE
 import Testing
+import TesseraHTTP
 
 @testable import OpenID4VP
 
@@ -76,7 +77,7 @@ import Testing
     }
 
     @Test func redirectFromResponseURIIsAnError() async throws {
-        let http = FakeHTTPClient { _ in OpenID4VPHTTPResponse(status: 307, headers: [("Location", "https://evil.example/collect")]) }
+        let http = FakeHTTPClient { _ in HTTPResponse(status: 307, headers: [("Location", "https://evil.example/collect")]) }
         let (request, response, config) = try await respond(mode: .directPost, http: http)
         await expectError(.httpRedirectRejected(status: 307)) {
             try await submitAuthorizationResponse(resolvedRequest: request, response: response, walletConfig: config)
@@ -90,7 +91,7 @@ import Testing
         #expect(try await submitAuthorizationResponse(resolvedRequest: request, response: response, walletConfig: config)
             == .error(error: "invalid_request", errorDescription: "stale state"))
 
-        let broken = FakeHTTPClient { _ in OpenID4VPHTTPResponse(status: 500, body: Data("oops".utf8)) }
+        let broken = FakeHTTPClient { _ in HTTPResponse(status: 500, body: Data("oops".utf8)) }
         let brokenConfig = walletConfig(verifier, http: broken)
         await expectError(.invalidResponseURIResponse("HTTP 500 without an error object")) {
             try await submitAuthorizationResponse(resolvedRequest: request, response: response, walletConfig: brokenConfig)

@@ -10,6 +10,7 @@ import TesseraJOSE
 import TesseraTrust
 import Testing
 import X509
+import TesseraHTTP
 
 @testable import OpenID4VP
 @_exported import TesseraTestSupport
@@ -89,33 +90,33 @@ func expectError<T>(
 }
 
 /// An in-process verifier: answers the wallet's requests from a routing closure and records them.
-final class FakeHTTPClient: OpenID4VPHTTPClient {
-    typealias Handler = @Sendable (OpenID4VPHTTPRequest) -> OpenID4VPHTTPResponse
+final class FakeHTTPClient: HTTPClient {
+    typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
     private let handler: Handler
-    private let log = Mutex<[OpenID4VPHTTPRequest]>([])
+    private let log = Mutex<[HTTPRequest]>([])
 
     init(_ handler: @escaping Handler) { self.handler = handler }
 
     /// Answers nothing: for flows that must not touch the network.
-    static let offline = FakeHTTPClient { _ in OpenID4VPHTTPResponse(status: 599) }
+    static let offline = FakeHTTPClient { _ in HTTPResponse(status: 599) }
 
-    var requests: [OpenID4VPHTTPRequest] { log.withLock { $0 } }
+    var requests: [HTTPRequest] { log.withLock { $0 } }
 
-    func send(_ request: OpenID4VPHTTPRequest) async throws(OpenID4VPError) -> OpenID4VPHTTPResponse {
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         log.withLock { $0.append(request) }
         return handler(request)
     }
 
-    static func jwt(_ body: String) -> OpenID4VPHTTPResponse {
-        OpenID4VPHTTPResponse(status: 200, headers: [("Content-Type", "application/oauth-authz-req+jwt")], body: Data(body.utf8))
+    static func jwt(_ body: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "application/oauth-authz-req+jwt")], body: Data(body.utf8))
     }
 
-    static func json(_ object: JSONObject, status: Int = 200) -> OpenID4VPHTTPResponse {
-        OpenID4VPHTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: object.serialized())
+    static func json(_ object: JSONObject, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: object.serialized())
     }
 }
 
-extension OpenID4VPHTTPRequest {
+extension HTTPRequest {
     /// The form-encoded body as parameters.
     func formParameters() throws -> [String: String] {
         guard let body, let text = String(data: body, encoding: .utf8) else { throw TestFailure("no form body") }

@@ -6,6 +6,7 @@ import TesseraJOSE
 import TesseraTrust
 import Testing
 import X509
+import TesseraHTTP
 
 @testable import OpenID4VP
 
@@ -93,7 +94,7 @@ struct TestVerifier {
 
 /// A wallet configuration with the verifier's root as anchor, pinned clock and seeded randomness.
 func walletConfig(
-    _ verifier: TestVerifier? = nil, http: any OpenID4VPHTTPClient = FakeHTTPClient.offline,
+    _ verifier: TestVerifier? = nil, http: any HTTPClient = FakeHTTPClient.offline,
     edit: (inout WalletConfiguration) -> Void = { _ in }
 ) -> WalletConfiguration {
     var config = WalletConfiguration(

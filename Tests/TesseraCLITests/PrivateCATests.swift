@@ -7,6 +7,8 @@ import TesseraTestSupport
 import TesseraTrust
 import Testing
 import X509
+import TesseraHTTP
+import HTTPTransport
 
 /// A verifier behind HTTPS with a private CA (`tessera verifier serve --tls-cert/--tls-key`): `tessera wallet present`
 /// reaches it with `--tls-ca` or `SSL_CERT_FILE`, and refuses it with neither (the system store does not know the CA).
@@ -58,7 +60,7 @@ struct PrivateCATests {
         func transaction() async throws -> String {
             let url = try #require(URL(string: server.baseURL + "/api/transactions"))
             let body: JSONObject = ["template": "pid_basic"]
-            let answer = try await http.send(OpenID4VPHTTPRequest(
+            let answer = try await http.send(HTTPRequest(
                 method: .post, url: url, headers: [("Content-Type", "application/json")], body: body.serialized()))
             #expect(answer.status == 201)
             return try #require((try JSONValue.parse(answer.body)).objectValue?["authorization_request_uri"]?.stringValue)

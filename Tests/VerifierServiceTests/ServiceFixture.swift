@@ -10,6 +10,8 @@ import TesseraJOSE
 import TesseraTrust
 import VerifierService
 import X509
+import TesseraHTTP
+import HTTPTransport
 
 /// A clock the tests move forward (transaction expiry).
 final class MovableClock: TesseraClock {
@@ -135,11 +137,11 @@ struct ServiceFixture {
 
     // MARK: HTTP
 
-    func call(_ method: OpenID4VPHTTPRequest.Method, _ path: String, json: JSONObject? = nil, form: String? = nil) async throws
+    func call(_ method: HTTPRequest.Method, _ path: String, json: JSONObject? = nil, form: String? = nil) async throws
         -> (status: Int, body: JSONObject?)
     {
         let url = try require_url(path.hasPrefix("http") ? path : server.baseURL + path)
-        var request = OpenID4VPHTTPRequest(method: method, url: url)
+        var request = HTTPRequest(method: method, url: url)
         if let json {
             request.headers = [("Content-Type", "application/json")]
             request.body = json.serialized()

@@ -3,6 +3,7 @@ import HolderKit
 import OpenID4VP
 import TesseraCore
 import TesseraJOSE
+import TesseraHTTP
 import Testing
 import VerifierService
 

@@ -7,6 +7,7 @@ import TesseraCore
 import TesseraJOSE
 import Testing
 import VerifierService
+import TesseraHTTP
 
 /// The verifier service end to end over real HTTP on loopback, with our wallet flow as the client, on SQLite
 /// and (when the test script started one) PostgreSQL.
@@ -127,7 +128,7 @@ import VerifierService
 
     @Test func badInputIsA4xxWithAnOAuthError() async throws {
         let fixture = try await ServiceFixture(database: "sqlite")
-        let cases: [(OpenID4VPHTTPRequest.Method, String, JSONObject?, String?, Int)] = [
+        let cases: [(HTTPRequest.Method, String, JSONObject?, String?, Int)] = [
             (.post, "/api/transactions", ["template": "nope"], nil, 400),
             (.post, "/api/transactions", ["template": "mdl", "dcql_query": ["credentials": []]], nil, 400),
             (.post, "/api/transactions", ["dcql_query": ["credentials": []]], nil, 400),

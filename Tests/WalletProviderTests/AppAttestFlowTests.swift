@@ -3,6 +3,7 @@ import DeviceAttestation
 import Foundation
 import OpenID4VP
 import TesseraJOSE
+import TesseraHTTP
 import Testing
 import WalletInstanceKit
 import WalletProvider

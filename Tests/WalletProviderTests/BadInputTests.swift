@@ -5,6 +5,7 @@ import OpenID4VP
 import TesseraJOSE
 import Testing
 import WalletInstanceKit
+import TesseraHTTP
 
 /// A corpus of bad input against the JSON endpoints: never a 5xx, always `{error, error_description}` as JSON, with
 /// the status and code of the spec's table.
@@ -13,7 +14,7 @@ struct BadInputTests {
     /// One bad request and what the provider must answer.
     struct Case: Sendable {
         let name: String
-        let method: OpenID4VPHTTPRequest.Method
+        let method: HTTPRequest.Method
         let path: String
         let contentType: String?
         let body: Data?

@@ -5,6 +5,7 @@ import TesseraTestSupport
 import Testing
 import WalletInstanceKit
 import WalletProvider
+import TesseraHTTP
 
 /// The web portal over real HTTP on loopback, driven like a browser without script: a cookie jar, forms posted as
 /// `application/x-www-form-urlencoded`, redirects looked at rather than followed.
@@ -381,12 +382,12 @@ final class PortalBrowser: @unchecked Sendable {
         return try await send(.post, path, body: Data(FormURLEncoding.encode(pairs).utf8), contentType: "application/x-www-form-urlencoded")
     }
 
-    func send(_ method: OpenID4VPHTTPRequest.Method, _ path: String, body: Data? = nil, contentType: String? = nil) async throws -> PortalPage {
+    func send(_ method: HTTPRequest.Method, _ path: String, body: Data? = nil, contentType: String? = nil) async throws -> PortalPage {
         guard let url = URL(string: fixture.server.baseURL + path) else { throw FixtureError("bad path \(path)") }
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append(("Content-Type", contentType)) }
         if !cookies.isEmpty { headers.append(("Cookie", cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))) }
-        let response = try await fixture.http.send(OpenID4VPHTTPRequest(method: method, url: url, headers: headers, body: body))
+        let response = try await fixture.http.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
         let page = PortalPage(status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
         for header in page.headers where header.name.lowercased() == "set-cookie" {
             let pair = (header.value.split(separator: ";", maxSplits: 1).first ?? "").split(separator: "=", maxSplits: 1)

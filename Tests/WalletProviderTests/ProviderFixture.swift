@@ -11,6 +11,8 @@ import TesseraJOSE
 import WalletInstanceKit
 import WalletProvider
 import X509
+import TesseraHTTP
+import HTTPTransport
 
 struct FixtureError: Error, CustomStringConvertible {
     let description: String
@@ -144,14 +146,14 @@ struct ProviderFixture {
     }
 
     func request(
-        _ method: OpenID4VPHTTPRequest.Method, _ path: String, json: JSONObject? = nil, body: Data? = nil,
+        _ method: HTTPRequest.Method, _ path: String, json: JSONObject? = nil, body: Data? = nil,
         contentType: String? = nil, session: String? = nil
     ) async throws -> Answer {
         guard let url = URL(string: baseURL + path) else { throw FixtureError("bad path \(path)") }
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append(("Content-Type", contentType)) } else if json != nil { headers.append(("Content-Type", "application/json")) }
         if let session { headers.append(("Authorization", "Bearer \(session)")) }
-        let response = try await http.send(OpenID4VPHTTPRequest(method: method, url: url, headers: headers, body: body ?? json?.serialized()))
+        let response = try await http.send(HTTPRequest(method: method, url: url, headers: headers, body: body ?? json?.serialized()))
         return Answer(status: response.status, headers: response.headers, body: response.body)
     }
 

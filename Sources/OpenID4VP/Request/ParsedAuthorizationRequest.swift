@@ -1,5 +1,6 @@
 import TesseraCore
 import Foundation
+import TesseraHTTP
 import TesseraJOSE
 
 /// `request_uri_method` (§5.1).
@@ -60,7 +61,7 @@ public func parseAuthorizationRequest(
     guard let questionMark = requestUri.firstIndex(of: "?") else { throw .invalidInvocationURI("no query") }
     let queryEnd = requestUri[questionMark...].firstIndex(of: "#") ?? requestUri.endIndex
     let query = requestUri[requestUri.index(after: questionMark)..<queryEnd]
-    let pairs = try FormURLEncoding.decode(query)
+    let pairs = try FormURLEncoding.parameters(query)
     var uriParameters = JSONObject()
     for (name, value) in pairs { uriParameters[name] = .string(value) }
 
@@ -88,17 +89,17 @@ public func parseAuthorizationRequest(
         let url = try walletConfig.checkContactable(requestURI, name: "request_uri")
         let clientId = ClientIdentifier(outerClientId)
         var walletNonce: String?
-        let httpRequest: OpenID4VPHTTPRequest
+        let httpRequest: HTTPRequest
         switch uriMethod {
         case .get:
-            httpRequest = OpenID4VPHTTPRequest(method: .get, url: url, headers: [("Accept", "application/\(requestObjectType)")])
+            httpRequest = HTTPRequest(method: .get, url: url, headers: [("Accept", "application/\(requestObjectType)")])
         case .post:
             let nonce = Base64URL.encode(walletConfig.random.bytes(16))
             walletNonce = nonce
             let metadata = JSONValue.object(walletConfig.effectiveWalletMetadata(for: clientId)).serializedString
             httpRequest = .form(url, [("wallet_metadata", metadata), ("wallet_nonce", nonce)], accept: "application/\(requestObjectType)")
         }
-        let response = try await walletConfig.httpClient.send(httpRequest)
+        let response = try await walletConfig.send(httpRequest)
         if response.isRedirect { throw .httpRedirectRejected(status: response.status) }
         guard response.status == 200 else { throw .requestURIError(status: response.status) }
         // §5.10.1 / RFC 9101 §5.2.3: the body is the Request Object, `application/oauth-authz-req+jwt`.

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraHTTP
 import TesseraCore
 import TesseraJOSE
 import X509
@@ -70,7 +71,7 @@ public enum VerifierTrustPolicy: Sendable, Hashable {
 
 /// Everything the holder flow needs from the wallet: its HTTP access, clock and randomness, and its policy.
 public struct WalletConfiguration: Sendable {
-    public var httpClient: any OpenID4VPHTTPClient
+    public var httpClient: any HTTPClient
     public var clock: any TesseraClock
     public var random: any RandomSource
     /// URI schemes the wallet is invoked with (§9; `haip-vp` from HAIP §5.1).
@@ -109,7 +110,7 @@ public struct WalletConfiguration: Sendable {
     public var limits: OpenID4VPLimits
 
     public init(
-        httpClient: any OpenID4VPHTTPClient,
+        httpClient: any HTTPClient,
         clock: any TesseraClock = SystemClock(),
         random: any RandomSource = SystemRandomSource(),
         invocationSchemes: Set<String> = ["openid4vp", "haip-vp", "https"],

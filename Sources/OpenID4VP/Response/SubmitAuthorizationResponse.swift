@@ -1,4 +1,5 @@
 import Foundation
+import TesseraHTTP
 import TesseraJOSE
 
 /// What happened to a submitted response.
@@ -70,7 +71,7 @@ enum ResponseDelivery {
     /// §8.2: form POST; 200 with a JSON object (optional `redirect_uri`) is success.
     static func post(_ pairs: [(String, String)], to uri: String, config: WalletConfiguration) async throws(OpenID4VPError) -> SubmissionResult {
         let url = try config.checkContactable(uri, name: "response_uri")
-        let response = try await config.httpClient.send(.form(url, pairs, accept: "application/json"))
+        let response = try await config.send(.form(url, pairs, accept: "application/json"))
         if response.isRedirect { throw .httpRedirectRejected(status: response.status) }
         let body = response.body.isEmpty ? nil : (try? JSONValue.parse(response.body, limits: config.limits.json))?.objectValue
         guard response.status == 200 else {

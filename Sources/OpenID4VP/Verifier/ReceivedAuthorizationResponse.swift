@@ -1,4 +1,5 @@
 import Foundation
+import TesseraHTTP
 import MDoc
 import TesseraCBOR
 import TesseraJOSE
@@ -32,7 +33,7 @@ public struct ReceivedAuthorizationResponse: Sendable {
         else { throw .invalidAuthorizationResponse("the body is not UTF-8 text within the size limit") }
         let pairs: [(name: String, value: String)]
         do {
-            pairs = try FormURLEncoding.decode(text)
+            pairs = try FormURLEncoding.parameters(text)
         } catch {
             throw .invalidAuthorizationResponse("the body is not form-encoded (\(error))")
         }

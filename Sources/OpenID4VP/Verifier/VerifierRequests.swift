@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TesseraHTTP
 import TesseraCore
 import TesseraJOSE
 

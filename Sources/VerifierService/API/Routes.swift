@@ -1,5 +1,6 @@
 import Foundation
 import OpenID4VP
+import ServiceSupport
 import TesseraJOSE
 import TesseraQR
 import Vapor
@@ -85,7 +86,12 @@ struct Routes: Sendable {
         let id = request.parameters.get("id") ?? ""
         var walletNonce: String?
         if post {
-            let form = try FormBody.parse(request)
+            let form: [String: String]
+            do {
+                form = try FormBody(request, requireContentType: false).fields
+            } catch {
+                throw .invalidRequest(error.description)
+            }
             walletNonce = form["wallet_nonce"]
             if let metadata = form["wallet_metadata"], (try? JSONValue.parse(metadata))?.objectValue == nil {
                 throw .invalidRequest("wallet_metadata is not a JSON object")
@@ -105,27 +111,5 @@ struct Routes: Sendable {
         case .verified(let redirectURI): return JSONResponse.make(["redirect_uri": .string(redirectURI)])
         case .walletError: return JSONResponse.make([:])
         }
-    }
-}
-
-/// `application/x-www-form-urlencoded` request bodies (wallet_metadata, wallet_nonce).
-enum FormBody {
-    static func parse(_ request: Request) throws(APIError) -> [String: String] {
-        guard let buffer = request.body.data else { return [:] }
-        guard buffer.readableBytes <= 64 * 1024, let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
-            throw .invalidRequest("the form body is not UTF-8 text within 64 KiB")
-        }
-        let pairs: [(name: String, value: String)]
-        do {
-            pairs = try FormURLEncoding.decode(text)
-        } catch {
-            throw .invalidRequest("the form body is not valid form encoding")
-        }
-        var fields: [String: String] = [:]
-        for pair in pairs {
-            guard fields[pair.name] == nil else { throw .invalidRequest("form field \(pair.name) appears twice") }
-            fields[pair.name] = pair.value
-        }
-        return fields
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import OpenID4VP
 import ServiceSupport
 import TesseraJOSE
 import Vapor
@@ -91,23 +90,4 @@ struct TokenGrant: Sendable {
         assertion = form["assertion"]
         isJSON = false
     }
-}
-
-/// An `application/x-www-form-urlencoded` body (RFC 6749 §3.2: each parameter at most once).
-struct FormBody: Sendable {
-    private var values: [String: String] = [:]
-
-    init(_ request: Request) throws(WireError) {
-        guard request.headers.contentType?.type == "application",
-            request.headers.contentType?.subType == "x-www-form-urlencoded"
-        else { throw WireError(.badRequest, "invalid_request", "the body must be application/x-www-form-urlencoded") }
-        let text = request.body.data.map { String(buffer: $0) } ?? ""
-        do {
-            for pair in try FormURLEncoding.decode(text) { values[pair.name] = pair.value }
-        } catch {
-            throw WireError(.badRequest, "invalid_request", "the form body is not well-formed or repeats a parameter")
-        }
-    }
-
-    subscript(name: String) -> String? { values[name] }
 }

@@ -4,6 +4,7 @@ import HolderKit
 import Synchronization
 import SwiftASN1
 import X509
+import HTTPTransport
 
 /// One HTTP client for the process (async-http-client, redirects never followed), made on first use with the
 /// HTTPS roots `TLSTrustOptions` set: the system's, plus `--tls-ca` and `SSL_CERT_FILE`.

@@ -1,11 +1,11 @@
 import Foundation
 
 /// `application/x-www-form-urlencoded` (RFC 6749 Appendix B, WHATWG URL §5): how OAuth parameters travel in a
-/// query, a fragment and a POST body.
+/// query, a fragment and a POST body. One codec for every module: OpenID4VP, the services' form bodies, OpenID4VCI.
 public enum FormURLEncoding {
     /// Decodes `name=value&…` into ordered pairs: `+` is a space, `%XX` a byte, and the bytes must be UTF-8.
     /// Empty segments (`a=1&&b=2`) are skipped. A name given twice throws `duplicateParameter` (RFC 6749 §3.1).
-    public static func decode(_ text: some StringProtocol) throws(OpenID4VPError) -> [(name: String, value: String)] {
+    public static func decode(_ text: some StringProtocol) throws(FormURLEncodingError) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
         var seen = Set<String>()
         let bytes = Array(text.utf8)
@@ -59,7 +59,8 @@ public enum FormURLEncoding {
         out.append(String(decoding: bytes, as: UTF8.self))
     }
 
-    static func isUnreserved(_ byte: UInt8) -> Bool {
+    /// RFC 3986 §2.3 unreserved characters: letters, digits, `-`, `.`, `_`, `~`.
+    public static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
@@ -70,7 +71,7 @@ public enum FormURLEncoding {
         }
     }
 
-    private static func percentDecode(_ bytes: ArraySlice<UInt8>) throws(OpenID4VPError) -> String {
+    private static func percentDecode(_ bytes: ArraySlice<UInt8>) throws(FormURLEncodingError) -> String {
         // Most values (a JWE, a JWT, an id) have nothing to decode: validated straight into a String.
         if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
             guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformedParameters("parameter is not UTF-8") }
@@ -111,24 +112,17 @@ public enum FormURLEncoding {
     }
 }
 
-/// Character rules for request values.
-enum ParameterCharset {
-    /// §5.2: `nonce` and `state` contain only ASCII URL-safe characters (letters, digits, `-`, `.`, `_`, `~`).
-    static func isURLSafe(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(FormURLEncoding.isUnreserved)
-    }
+/// Why a form could not be decoded.
+public enum FormURLEncodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A name given twice (RFC 6749 §3.1: parameters MUST NOT be included more than once).
+    case duplicateParameter(String)
+    /// A percent escape that is not two hex digits, or bytes that are not UTF-8.
+    case malformedParameters(String)
 
-    /// §6.1, §6.3: DCQL `id` values are non-empty and consist of alphanumerics, `_` and `-`.
-    static func isDCQLIdentifier(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                    return true
-                default:
-                    return false
-                }
-            }
+    public var description: String {
+        switch self {
+        case .duplicateParameter(let name): return "parameter \(name) appears more than once"
+        case .malformedParameters(let reason): return "malformed form parameters (\(reason))"
+        }
     }
 }

@@ -3,11 +3,12 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
-import OpenID4VP
+import TesseraHTTP
 
-/// `OpenID4VPHTTPClient` on async-http-client: redirects disallowed (§14.8), connect and read time-outs, and a
-/// response body size limit. Owns its `HTTPClient`; call `shutdown()` when done with it.
-public final class AsyncHTTPClientTransport: OpenID4VPHTTPClient {
+/// `TesseraHTTP.HTTPClient` on async-http-client: redirects disallowed (OpenID4VP §14.8), connect and read
+/// time-outs, a response body size limit, and trust roots added to the system's for a private CA. Owns its
+/// async-http-client client; call `shutdown()` when done with it.
+public final class AsyncHTTPClientTransport: TesseraHTTP.HTTPClient {
     public struct Configuration: Sendable {
         /// Time allowed to connect (and finish TLS).
         public var connectTimeout: Duration
@@ -32,17 +33,17 @@ public final class AsyncHTTPClientTransport: OpenID4VPHTTPClient {
         public static let `default` = Configuration()
     }
 
-    private let client: HTTPClient
+    private let client: AsyncHTTPClient.HTTPClient
     public let configuration: Configuration
 
-    /// - Throws: `OpenID4VPError.httpTransport` when an additional trust root is not a certificate.
-    public convenience init(trusting configuration: Configuration) throws(OpenID4VPError) {
+    /// - Throws: `HTTPError.transport` when an additional trust root is not a certificate.
+    public convenience init(trusting configuration: Configuration) throws(HTTPError) {
         var certificates: [NIOSSLCertificate] = []
         for der in configuration.additionalTrustRoots {
             do {
                 certificates.append(try NIOSSLCertificate(bytes: Array(der), format: .der))
             } catch {
-                throw .httpTransport("a trust root is not a DER certificate")
+                throw .transport("a trust root is not a DER certificate")
             }
         }
         self.init(configuration: configuration, trustRoots: certificates)
@@ -54,7 +55,7 @@ public final class AsyncHTTPClientTransport: OpenID4VPHTTPClient {
 
     private init(configuration: Configuration, trustRoots: [NIOSSLCertificate]) {
         self.configuration = configuration
-        var clientConfiguration = HTTPClient.Configuration(
+        var clientConfiguration = AsyncHTTPClient.HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: HTTPClient.Configuration.Timeout(
                 connect: TimeAmount(configuration.connectTimeout), read: TimeAmount(configuration.requestTimeout)),
@@ -67,7 +68,8 @@ public final class AsyncHTTPClientTransport: OpenID4VPHTTPClient {
             tls.additionalTrustRoots = [.certificates(trustRoots)]
             clientConfiguration.tlsConfiguration = tls
         }
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+        self.client = AsyncHTTPClient.HTTPClient(
+            eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
     }
 
     /// Closes the connections. The transport cannot be used afterwards.
@@ -75,9 +77,9 @@ public final class AsyncHTTPClientTransport: OpenID4VPHTTPClient {
         try await client.shutdown()
     }
 
-    public func send(_ request: OpenID4VPHTTPRequest) async throws(OpenID4VPError) -> OpenID4VPHTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = request.method == .get ? .GET : .POST
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let limit = configuration.maximumResponseBytes
@@ -88,14 +90,14 @@ public final class AsyncHTTPClientTransport: OpenID4VPHTTPClient {
                 guard received.readableBytes + chunk.readableBytes <= limit else { throw BodyTooLarge() }
                 received.writeBuffer(&chunk)
             }
-            return OpenID4VPHTTPResponse(
+            return HTTPResponse(
                 status: Int(response.status.code),
                 headers: response.headers.map { (name: $0.name, value: $0.value) },
                 body: Data(received.readableBytesView))
         } catch is BodyTooLarge {
-            throw .httpResponseTooLarge(limit: limit)
+            throw .responseTooLarge(limit: limit)
         } catch {
-            throw .httpTransport(String(describing: type(of: error)) + ": " + String(describing: error))
+            throw .transport(String(describing: type(of: error)) + ": " + String(describing: error))
         }
     }
 
