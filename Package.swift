@@ -72,7 +72,7 @@ let package = Package(
         ),
         .target(name: "TesseraQR", exclude: ["README.md"]),
         // RFC 9106 Argon2id/Argon2i/Argon2d with BLAKE2b (RFC 7693), pure Swift.
-        .target(name: "Argon2", exclude: ["README.md"]),
+        .target(name: "Argon2", dependencies: ["TesseraCore"], exclude: ["README.md"]),
         .target(
             name: "TesseraJOSE",
             dependencies: [
@@ -148,7 +148,7 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "ProximityTransport", exclude: ["README.md"]),
+        .target(name: "ProximityTransport", dependencies: ["TesseraCore"], exclude: ["README.md"]),
         // Apple App Attest and Android Key Attestation verification (and a test authority for Android chains).
         .target(
             name: "DeviceAttestation",

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 
 extension Argon2 {
     /// Hashes `password` and returns the PHC string `$argon2id$v=19$m=...,t=...,p=...$<salt>$<hash>`.
@@ -34,7 +35,7 @@ extension Argon2 {
         var computed = try hash(
             password: password, salt: stored.salt, secret: secret, associatedData: [UInt8](),
             parameters: stored.parameters)
-        let matches = constantTimeEqual(computed, stored.hash)
+        let matches = computed.withUnsafeBytes { left in stored.hash.withUnsafeBytes { right in ConstantTime.equal(left, right) } }
         secureZero(&computed)
         return matches
     }

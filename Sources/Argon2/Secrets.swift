@@ -27,11 +27,3 @@ func secureZero<Element: FixedWidthInteger>(_ array: inout [Element]) {
     array.withUnsafeMutableBytes { secureZero($0) }
 }
 
-/// Equality whose time depends only on the lengths, not on where the bytes differ (for the tag comparison in
-/// `Argon2.verify`). Kept local because this module depends on Foundation only (TesseraCore has the same rule).
-func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    var difference: UInt8 = 0
-    for i in 0..<lhs.count { difference |= lhs[i] ^ rhs[i] }
-    return difference == 0
-}

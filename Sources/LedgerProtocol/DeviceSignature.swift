@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TesseraJOSE
+import TesseraCore
 
 /// The device's signature on a request: Ed25519 over `method|path|timestamp|nonce|hex(SHA-256(body))`, sent as
 /// `X-Device-Signature` (base64url) with `X-Device-Timestamp` (seconds since 1970) and `X-Device-Nonce` (single use).

@@ -1,6 +1,7 @@
 import Argon2
 import Foundation
 import TesseraJOSE
+import TesseraCore
 
 /// The password KDF as it travels: `{alg: "argon2id", v: 19, salt, m, t, p, len}` (RFC 9106; salt base64url). The
 /// salt is per user and stored by the ledger, so the device derives the same hash at every login.

@@ -17,9 +17,9 @@ public enum LedgerProtocolError: Error, Sendable, Equatable, CustomStringConvert
 }
 
 import Foundation
-import TesseraJOSE
+import TesseraCore
 
 extension Base64URL {
     /// The bytes of a base64url string, or nil when it is absent or not base64url.
-    public static func bytes(_ text: String?) -> Data? { text.flatMap { try? decode($0) } }
+    public static func bytes(_ text: String?) -> Data? { text.flatMap { decodeIfValid($0) } }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TesseraJOSE
+import TesseraCore
 
 /// The request bodies of the ledger's `/api/v1` endpoints as typed values (ledger-wire.md). Parsing is pure, so
 /// the ledger and the fuzz target run the same code; a body that breaks a rule throws `.malformed` naming the

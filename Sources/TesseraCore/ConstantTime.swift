@@ -12,6 +12,13 @@ public enum ConstantTime {
         return difference == 0
     }
 
+    /// Over `Data`'s contiguous bytes: walking `Data` element by element costs more than the digest it checks
+    /// (an mdoc's value digests, a BLE Ident).
+    public static func equal(_ lhs: Data, _ rhs: Data) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in equal(left, right) } }
+    }
+
     /// The same over raw bytes in place (no copy into a container first).
     public static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
         guard lhs.count == rhs.count else { return false }

@@ -97,21 +97,10 @@ enum ChainValidation {
         at instant: Date,
         options: AnnexBOptions
     ) async -> ChainValidationOutcome {
-        guard !chainDER.isEmpty else { return ChainValidationOutcome(failures: [.emptyChain]) }
-        var chain: [Certificate] = []
-        var failures: [TrustError] = []
-        for (index, der) in chainDER.enumerated() {
-            do {
-                chain.append(try Certificate(derEncoded: Array(der)))
-            } catch {
-                failures.append(.malformedCertificate(certificate: index, reason: String(describing: error)))
-            }
+        switch ChainDER.parse(chainDER) {
+        case .failure(let outcome): return outcome
+        case .success(let chain): return await validate(chain, purpose: purpose, anchors: anchors, at: instant, options: options)
         }
-        guard failures.isEmpty else {
-            let leaf = chainDER.first.flatMap { try? Certificate(derEncoded: Array($0)) }
-            return ChainValidationOutcome(failures: failures, leaf: leaf)
-        }
-        return await validate(chain, purpose: purpose, anchors: anchors, at: instant, options: options)
     }
 
     static func validate(

@@ -3,6 +3,7 @@ import Foundation
 import LedgerProtocol
 import TesseraJOSE
 import TesseraHTTP
+import TesseraCore
 
 /// A vault as the ledger's lifecycle endpoints show it.
 public struct VaultLifecycleStatus: Sendable, Equatable {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HolderKit
 import TesseraJOSE
+import TesseraCore
 
 /// The platform's Device Integrity Service (IT-Wallet): attests the hardware key at registration and proves the
 /// app and device with each Wallet Attestation request. App Attest on Apple platforms

@@ -4,6 +4,7 @@ import LedgerProtocol
 import ServiceSupport
 import TesseraJOSE
 import VaultClient
+import TesseraCore
 
 /// The personal-vault part of `tessera demo`: a ledger in process on loopback (SQLite in a temporary directory),
 /// an invitation, enrollment and two logins of a device, each step shown, then a ledger that cannot prove the LAT.

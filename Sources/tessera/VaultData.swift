@@ -3,6 +3,7 @@ import Foundation
 import NATSClient
 import TesseraJOSE
 import VaultClient
+import TesseraCore
 
 extension VaultCommand.Options {
     /// This device's E2E session with its vault: the saved one, else a bootstrap with the ledger's bootstrap

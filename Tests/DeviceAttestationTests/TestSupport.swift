@@ -4,6 +4,7 @@ import Foundation
 import SwiftASN1
 import TesseraJOSE
 import Testing
+import TesseraCore
 
 @_exported import TesseraTestSupport
 

@@ -6,6 +6,7 @@ import Synchronization
 import TesseraJOSE
 import Testing
 import TesseraHTTP
+import TesseraCore
 
 @testable import VaultClient
 

@@ -52,13 +52,13 @@ struct JWTTests {
         #expect(decodedUser.claims.jti.count == 52)
 
         // The raw JSON uses the NATS member names.
-        let payload = try #require(Base64URL.decode(userJWT.split(separator: ".")[1]))
+        let payload = try #require(Base64URL.decodeIfValid(userJWT.split(separator: ".")[1]))
         let json = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
         let nats = try #require(json["nats"] as? [String: Any])
         #expect(nats["type"] as? String == "user")
         #expect((nats["pub"] as? [String: Any])?["allow"] as? [String] == ["OwnerSpace.\(guid).forVault.app.bootstrap"])
         #expect(json["iss"] as? String == account.publicKeyString)
-        let header = try #require(Base64URL.decode(userJWT.split(separator: ".")[0]))
+        let header = try #require(Base64URL.decodeIfValid(userJWT.split(separator: ".")[0]))
         #expect(String(decoding: header, as: UTF8.self) == #"{"typ":"JWT","alg":"ed25519-nkey"}"#)
 
         try decodedUser.validate(at: instant)
@@ -96,7 +96,7 @@ struct JWTTests {
         let jwt = try UserClaims(user: user.publicKeyString, name: "u").encode(signedBy: account, clock: clock)
         let parts = jwt.split(separator: ".").map(String.init)
         // Claims changed after signing.
-        var claims = String(decoding: try #require(Base64URL.decode(parts[1])), as: UTF8.self)
+        var claims = String(decoding: try #require(Base64URL.decodeIfValid(parts[1])), as: UTF8.self)
         claims = claims.replacingOccurrences(of: "\"name\":\"u\"", with: "\"name\":\"v\"")
         let forged = parts[0] + "." + Base64URL.encode(Data(claims.utf8)) + "." + parts[2]
         #expect(throws: NATSError.invalidSignature) { try NATSJWT<UserClaims>(forged) }
@@ -136,7 +136,7 @@ struct JWTTests {
     func nonceSignature() throws {
         let credentials = try NATSCredentials(jwt: "x", userKey: user)
         let sig = try credentials.signNonce("pJqTKZX4XpPqCqk")
-        let raw = try #require(Base64URL.decode(sig))
+        let raw = try #require(Base64URL.decodeIfValid(sig))
         #expect(user.verify(raw, for: Data("pJqTKZX4XpPqCqk".utf8)))
     }
 }

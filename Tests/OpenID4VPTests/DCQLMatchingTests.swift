@@ -4,6 +4,7 @@ import SDJWT
 import TesseraCBOR
 import TesseraJOSE
 import Testing
+import TesseraCore
 
 @testable import OpenID4VP
 

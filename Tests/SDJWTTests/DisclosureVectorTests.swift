@@ -2,6 +2,7 @@ import Foundation
 import SDJWT
 import TesseraJOSE
 import Testing
+import TesseraCore
 
 @Suite("RFC 9901 Disclosure vectors (Fixtures/rfc9901-disclosures.json)")
 struct DisclosureVectorTests {

@@ -2,6 +2,7 @@ import Foundation
 import SDJWT
 import TesseraJOSE
 import Testing
+import TesseraCore
 
 @Suite("Serialization: compact and §8 JSON")
 struct SerializationTests {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import _CryptoExtras
+import TesseraCore
 
 @testable import TesseraJOSE
 

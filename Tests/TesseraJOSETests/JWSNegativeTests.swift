@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+import TesseraCore
 
 @testable import TesseraJOSE
 

@@ -3,6 +3,7 @@ import Foundation
 import TesseraTrust
 import Testing
 import _CryptoExtras
+import TesseraCore
 
 @testable import TesseraJOSE
 

@@ -2,6 +2,7 @@ import Foundation
 import TesseraJOSE
 import Testing
 import VaultProtocol
+import TesseraCore
 
 /// Every decoder of the catalogue, table-driven from `PayloadSamples`: round trip, then each malformed case —
 /// a missing member, a wrong type, `null`, an unknown member, a string one byte too long, an integer out of range.

@@ -4,6 +4,7 @@ import LedgerProtocol
 import SQLKit
 import ServiceSupport
 import TesseraJOSE
+import TesseraCore
 
 /// The credential version a device presented at a successful authentication. Its CEK and LAT stay valid next to the
 /// new ones until the device presents the new package: if the answer is lost on the way (the ledger committed, then

@@ -4,6 +4,7 @@ import LedgerProtocol
 import SQLKit
 import ServiceSupport
 import TesseraJOSE
+import TesseraCore
 
 /// Enrollment: start (invitation → user, salt, transaction keys), set-password (the password hash sealed to a
 /// transaction key, opened at once, fail closed), finalize (credential package, LAT, NATS identity, vault).

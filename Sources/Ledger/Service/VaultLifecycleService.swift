@@ -3,6 +3,7 @@ import Foundation
 import LedgerProtocol
 import ServiceSupport
 import TesseraJOSE
+import TesseraCore
 
 /// The vault lifecycle (issue 13): provisioning at finalize, and `/vault/{health, status, start, stop, terminate}`.
 ///

@@ -3,6 +3,7 @@ import Foundation
 import SQLKit
 import ServiceSupport
 import TesseraJOSE
+import TesseraCore
 
 /// Every statement the ledger runs. Single-use values are taken by one conditional statement, so of any number of
 /// concurrent uses exactly one succeeds.

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCBOR
+import TesseraCore
 
 /// The QR device engagement payload (§8.2.2.3): `"mdoc:"` followed by the DeviceEngagement
 /// bytes in base64url without padding.
@@ -18,30 +19,12 @@ public enum MDocQRCode {
         func fail(_ r: String) -> MDocError { .invalidStructure(structure: "mdoc QR URI", reason: r) }
         guard uri.utf8.count <= maximumLength else { throw fail("longer than \(maximumLength) characters") }
         guard uri.lowercased().hasPrefix(scheme) else { throw fail("does not start with \"mdoc:\"") }
-        guard let bytes = Base64URL.decode(String(uri.dropFirst(scheme.count))) else {
+        // ISO 18013-5 §8.2.2.3 writes no padding; a reader that adds some is tolerated (the bytes are the same).
+        var payload = uri.dropFirst(scheme.count)
+        while payload.last == "=" { payload = payload.dropLast() }
+        guard let bytes = Base64URL.decodeIfValid(payload) else {
             throw fail("payload is not base64url")
         }
         return (bytes, try DeviceEngagement(bytes: bytes))
-    }
-}
-
-/// RFC 4648 §5 base64url without padding.
-enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Decodes unpadded (or padded) base64url; nil for any other character.
-    static func decode(_ text: String) -> Data? {
-        guard text.utf8.allSatisfy({ c in
-            (0x41...0x5a).contains(c) || (0x61...0x7a).contains(c) || (0x30...0x39).contains(c) || c == 0x2d
-                || c == 0x5f || c == 0x3d
-        }) else { return nil }
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        s = s.replacingOccurrences(of: "=", with: "")
-        guard s.count % 4 != 1 else { return nil }
-        s += String(repeating: "=", count: (4 - s.count % 4) % 4)
-        return Data(base64Encoded: s)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TesseraCore
 import TesseraCBOR
 import TesseraCOSE
 import TesseraTrust
@@ -128,7 +129,7 @@ public struct MDocVerifier: Sendable {
                     }
                     // Over `24(h'…')` as the item arrived, hashed in two parts rather than copied into one.
                     let actual = algorithm.digest(tag24Embedding: item.bytes)
-                    guard Self.constantTimeEqual(actual, expected) else {
+                    guard ConstantTime.equal(actual, expected) else {
                         result.errors.append(.digestMismatch(namespace: namespace, element: element))
                         continue
                     }
@@ -229,17 +230,5 @@ public struct MDocVerifier: Sendable {
         if let k = P521.Signing.PublicKey(certificate.publicKey) { return .p521(k) }
         throw MDocError.invalidStructure(structure: "document signer certificate", reason: "key is not EC P-256/384/521")
     }
-
-    /// Digest comparison that does not stop at the first differing byte.
-    static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
-        guard a.count == b.count else { return false }
-        // Over the contiguous bytes: iterating `Data` element by element cost more than the hash it checks.
-        return a.withUnsafeBytes { (x: UnsafeRawBufferPointer) -> Bool in
-            b.withUnsafeBytes { (y: UnsafeRawBufferPointer) -> Bool in
-                var diff: UInt8 = 0
-                for i in 0..<x.count { diff |= x[i] ^ y[i] }
-                return diff == 0
-            }
-        }
-    }
 }
+

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 
 /// CONNECT in operator mode, with nats-server's checks (server/auth.go, `processClientOrLeafAuthentication`).
 extension InProcessNATSServer {
@@ -48,7 +49,7 @@ extension InProcessNATSServer {
     /// The handshake's proof: the creds sign a random nonce (CONNECT `sig`) and it verifies under `user`.
     private func proves(_ credentials: NATSCredentials, user: String) -> Bool {
         let nonce = Base64URL.encode(random.bytes(11))
-        guard let signature = try? credentials.signNonce(nonce), let raw = Base64URL.decode(signature),
+        guard let signature = try? credentials.signNonce(nonce), let raw = Base64URL.decodeIfValid(signature),
             let key = try? NKeyPair(publicKey: user, expected: .user)
         else { return false }
         return key.verify(raw, for: Data(nonce.utf8))

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 
 /// A user's credentials for operator mode: the user JWT and the user's seed, which signs the server's nonce.
 /// Its creds-file form is the one `nsc` writes and every NATS client reads.

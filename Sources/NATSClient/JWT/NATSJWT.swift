@@ -20,8 +20,8 @@ public struct NATSJWT<Claims: NATSClaims>: Sendable {
     public init(_ string: String) throws(NATSError) {
         guard string.utf8.count <= Self.maxLength else { throw .malformedJWT("longer than \(Self.maxLength) bytes") }
         let parts = string.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerJSON = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
-            let signature = Base64URL.decode(parts[2])
+        guard parts.count == 3, let headerJSON = Base64URL.decodeIfValid(parts[0]), let payload = Base64URL.decodeIfValid(parts[1]),
+            let signature = Base64URL.decodeIfValid(parts[2])
         else { throw .malformedJWT("not three base64url parts") }
         guard let header = try? JSONDecoder().decode(JWTHeader.self, from: headerJSON) else {
             throw .malformedJWT("header is not JSON")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TesseraJOSE
+import TesseraCore
 
 /// A verification method of a DID Document: its id (a DID URL) and its public key.
 public struct DIDVerificationMethod: Sendable, Hashable {

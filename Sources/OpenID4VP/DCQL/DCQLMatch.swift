@@ -2,6 +2,7 @@ import Foundation
 import SDJWT
 import TesseraCBOR
 import TesseraJOSE
+import TesseraCore
 
 /// One claim a candidate would disclose.
 public struct DisclosedClaim: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TesseraJOSE
+import TesseraCore
 
 /// One `transaction_data` entry (§5.1, §8.4): the base64url string exactly as received (its hash goes into
 /// the presentation, B.3.3.1) and the object it encodes.

@@ -2,6 +2,7 @@ import Foundation
 import MDoc
 import TesseraCBOR
 import TesseraJOSE
+import TesseraCore
 
 /// Builds the Authorization Response for the End-User's selection (§8.1): a `vp_token` keyed by credential
 /// query id with an array of presentations each, and `state` echoed.

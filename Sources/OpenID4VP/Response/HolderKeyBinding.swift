@@ -3,6 +3,7 @@ import MDoc
 import SDJWT
 import TesseraCOSE
 import TesseraJOSE
+import TesseraCore
 
 /// Signs a Key Binding JWT (RFC 9901 §4.3: `typ` `kb+jwt`) with the holder key behind `DeviceKeySigner`, so a
 /// hardware key signs it the way it signs mdoc DeviceAuthentication (raw `r‖s`, the JWS form of RFC 7518 §3.4).

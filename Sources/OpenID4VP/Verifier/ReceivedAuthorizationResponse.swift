@@ -3,6 +3,7 @@ import TesseraHTTP
 import MDoc
 import TesseraCBOR
 import TesseraJOSE
+import TesseraCore
 
 /// An Authorization Response as the verifier's Response URI receives it (§8.2, §8.3.1).
 public struct ReceivedAuthorizationResponse: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 import Synchronization
 
 /// The ISO/IEC 18013-5 BLE protocol engine of one connection (§8.3.3.1.1.4–8), the same for every radio: the
@@ -149,7 +150,8 @@ final class BLEConnection: Sendable {
             if let identUUID = characteristics.ident, let expectedIdent {
                 let value = try await link.read(identUUID)
                 state.withLock { $0.statistics.controlPDUsSent += 1 }
-                guard constantTimeEqual(value, expectedIdent) else { throw .identMismatch }
+                // The Ident is derived from a key: compared in time independent of where it differs.
+                guard ConstantTime.equal(value, expectedIdent) else { throw .identMismatch }
             }
             try await link.subscribe(characteristics.state)
             try await link.subscribe(characteristics.server2Client)
@@ -476,10 +478,3 @@ final class BLEConnection: Sendable {
     }
 }
 
-/// Equality in time independent of where the first difference is (the Ident is derived from a key).
-func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
-    guard a.count == b.count else { return false }
-    var difference: UInt8 = 0
-    for (x, y) in zip(a, b) { difference |= x ^ y }
-    return difference == 0
-}

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraJOSE
+import TesseraCore
 
 /// A Status List (draft-ietf-oauth-status-list §4): one status of `bits` bits (1, 2, 4 or 8) per Referenced Token,
 /// packed into bytes least significant bits first (the status at index 0 sits in the lowest `bits` bits of byte 0),

@@ -1,3 +1,5 @@
+import TesseraCore
+
 /// Base64url-wrapped JSON. Kept beside the base64url codec rather than in JSON/, which the `json` fuzz target builds
 /// on its own (without the JOSE error type).
 ///
@@ -37,7 +39,7 @@ extension JSONValue {
         base64URL encoded: UnsafeBufferPointer<UInt8>, limits: JSONLimits
     ) -> Result<Result<JSONValue, JSONError>, JOSEError> {
         Result { () throws(JOSEError) -> Result<JSONValue, JSONError> in
-            try Base64URL.withDecoded(utf8: encoded) { json in
+            try Base64URL.joseWithDecoded(utf8: encoded) { json in
                 Result { () throws(JSONError) -> JSONValue in try JSONParser.parse(json, limits: limits) }
             }
         }
@@ -48,7 +50,7 @@ extension JSONValue {
         base64URL encoded: UnsafeBufferPointer<UInt8>, limits: JSONLimits
     ) -> Result<Result<JSONShortArray?, JSONError>, JOSEError> {
         Result { () throws(JOSEError) -> Result<JSONShortArray?, JSONError> in
-            try Base64URL.withDecoded(utf8: encoded) { json in
+            try Base64URL.joseWithDecoded(utf8: encoded) { json in
                 Result { () throws(JSONError) -> JSONShortArray? in try JSONParser.parseShortArray(json, limits: limits) }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 
 /// Splitting and decoding the dot-separated segments of a compact serialization (RFC 7515 §7.1, RFC 7516 §7.1).
 enum CompactSegments {
@@ -54,14 +55,14 @@ enum CompactSegments {
 
     /// Strict base64url decoding of one segment.
     static func decode(_ segment: Substring.UTF8View) throws(JOSEError) -> Data {
-        try withBytes(segment) { (buffer) throws(JOSEError) -> Data in try Base64URL.decode(utf8: buffer) }
+        try withBytes(segment) { (buffer) throws(JOSEError) -> Data in try Base64URL.joseDecode(utf8: buffer) }
     }
 
     /// Decodes a protected header segment: base64url, then a JSON object (RFC 7515 §5.2 steps 2–4). The decoded
     /// bytes live only in a temporary buffer: the header is kept as the parsed object and as the received segment.
     static func decodeHeader(_ segment: Substring.UTF8View, limits: JSONLimits) throws(JOSEError) -> JSONObject {
         let parsed = try withBytes(segment) { (buffer) throws(JOSEError) -> Swift.Result<JSONValue, JSONError> in
-            try Base64URL.withDecoded(utf8: buffer) { bytes in
+            try Base64URL.joseWithDecoded(utf8: buffer) { bytes in
                 Swift.Result { () throws(JSONError) -> JSONValue in try JSONParser.parse(bytes, limits: limits) }
             }
         }

@@ -165,7 +165,7 @@ public struct CompactJWE: Sendable {
 
     private static func partyInfo(_ header: JSONObject, _ name: String) throws(JOSEError) -> Data? {
         guard let value = header[name] else { return nil }
-        guard let text = value.stringValue, let bytes = try? Base64URL.decode(text) else {
+        guard let text = value.stringValue, let bytes = try? Base64URL.joseDecode(text) else {
             throw .invalidAgreementPartyInfo(name)
         }
         return bytes

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 
 extension CompactJWS {
     /// Signs `payload` (RFC 7515 §5.1). `alg` is set from the key (replacing any `alg` in `header`, in place);

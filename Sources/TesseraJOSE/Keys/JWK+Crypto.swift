@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import _CryptoExtras
+import TesseraCore
 
 // JWKs built from swift-crypto keys (RFC 7518 §6.2.1, RFC 8037 §2). Members in the order kty, crv, x, y (, d).
 extension JWK {

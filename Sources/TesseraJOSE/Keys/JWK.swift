@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TesseraCore
 
 /// A JSON Web Key (RFC 7517) of `kty` EC (P-256/384/521, RFC 7518 §6.2), OKP (Ed25519, X25519, and — for
 /// thumbprints and key sets only — Ed448/X448, RFC 8037 §2) or RSA (public, RFC 7518 §6.3).
@@ -212,7 +213,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
 
     private static func base64URLMember(_ json: JSONObject, _ name: String) throws(JOSEError) -> Data {
         let text = try requiredString(json, name)
-        guard let bytes = try? Base64URL.decode(text) else { throw .invalidJWK("\(name) is not base64url") }
+        guard let bytes = try? Base64URL.joseDecode(text) else { throw .invalidJWK("\(name) is not base64url") }
         guard !bytes.isEmpty else { throw .invalidJWK("\(name) is empty") }
         return bytes
     }

@@ -12,22 +12,10 @@ import X509
 /// critical extension, and — when the leaf has keyUsage — digitalSignature on the leaf (RFC 5280 §4.2.1.3),
 /// since the leaf key signs the JWS.
 public func validateX5CChain(_ chainDER: [Data], anchors: TrustAnchors, at instant: Date) async -> ChainValidationOutcome {
-    guard !chainDER.isEmpty else { return ChainValidationOutcome(failures: [.emptyChain]) }
-    var chain: [Certificate] = []
-    chain.reserveCapacity(chainDER.count)
-    var failures: [TrustError] = []
-    for (index, der) in chainDER.enumerated() {
-        do {
-            chain.append(try Certificate(derEncoded: Array(der)))
-        } catch {
-            failures.append(.malformedCertificate(certificate: index, reason: String(describing: error)))
-        }
+    switch ChainDER.parse(chainDER) {
+    case .failure(let outcome): return outcome
+    case .success(let chain): return await validateX5CChain(chain, anchors: anchors, at: instant)
     }
-    guard failures.isEmpty else {
-        let leaf = chainDER.first.flatMap { try? Certificate(derEncoded: Array($0)) }
-        return ChainValidationOutcome(failures: failures, leaf: leaf)
-    }
-    return await validateX5CChain(chain, anchors: anchors, at: instant)
 }
 
 /// `validateX5CChain(_:anchors:at:)` for already parsed certificates (leaf first).

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import ServiceSupport
 import TesseraJOSE
+import TesseraCore
 
 /// A user's data key (32 random bytes, sealed at rest with `vault-master.key`): encrypts every value the vault stores
 /// for the user (ChaCha20-Poly1305, AAD = table|user|row, so a value cannot be moved to another row or user) and

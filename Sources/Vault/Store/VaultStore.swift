@@ -3,6 +3,7 @@ import Foundation
 import SQLKit
 import ServiceSupport
 import TesseraJOSE
+import TesseraCore
 
 /// The vaults themselves: their keys, desired and actual state, and the lease that puts each running vault on
 /// exactly one host. Every lease change is one conditional statement, so two hosts never both win a vault.

@@ -3,6 +3,7 @@ import Foundation
 import NATSClient
 import TesseraJOSE
 import VaultProtocol
+import TesseraCore
 
 extension VaultConnection {
     /// `app.bootstrap` with the ledger's bootstrap credentials (which may only send this one command and hear its

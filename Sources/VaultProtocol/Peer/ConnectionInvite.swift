@@ -1,5 +1,6 @@
 import Foundation
 import TesseraJOSE
+import TesseraCore
 
 /// What `connection.create-invite` hands out, passed to the peer out of band (QR code, link) and opaque to both
 /// apps: base64url of the JSON `{v: 1, connection_id, inviter_guid, inviter_connection_key (X25519), credentials

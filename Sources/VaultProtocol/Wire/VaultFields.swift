@@ -1,5 +1,6 @@
 import Foundation
 import TesseraJOSE
+import TesseraCore
 
 /// A strict reader of one JSON object: every member must be named in `allowed`, every read checks the JSON type,
 /// the length limits of `VaultLimits` and (for numbers) the range. An optional member is absent, never `null`.

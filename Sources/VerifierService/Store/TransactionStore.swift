@@ -3,6 +3,7 @@ import Fluent
 import Foundation
 import SQLKit
 import TesseraJOSE
+import TesseraCore
 
 /// The transaction table's operations. Single-use values are taken with one conditional statement each
 /// (`UPDATE … WHERE … RETURNING`), never read-then-write (ARCHITECTURE decision 7), so concurrent app instances

@@ -4,6 +4,7 @@ import OpenID4VP
 import SDJWT
 import TesseraCBOR
 import TesseraJOSE
+import TesseraCore
 
 /// The `verified_claims` object of a completed transaction: per credential query id, one entry per accepted
 /// presentation with its format, type and the claims it disclosed.

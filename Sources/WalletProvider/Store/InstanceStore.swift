@@ -3,6 +3,7 @@ import Foundation
 import SQLKit
 import ServiceSupport
 import TesseraJOSE
+import TesseraCore
 
 /// A registered Wallet Instance as stored (IT-Wallet: hardware key tag, public key, platform, device facts,
 /// App Attest counter), bound to one account.

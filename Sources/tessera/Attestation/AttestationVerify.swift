@@ -102,7 +102,7 @@ struct AttestationVerify: AsyncParsableCommand {
         }
         var policy = AndroidAttestationPolicy(applications: try Self.androidApplications(androidApps), encoding: lenient ? .lenient : .strict)
         if !root.isEmpty {
-            policy.trustedRootKeys = try root.flatMap(Self.certificates).map { Data(try $0.publicKey.subjectPublicKeyInfoBytes) }
+            policy.trustedRootKeys = try root.flatMap(Self.certificates).map { Data($0.publicKey.subjectPublicKeyInfoBytes) }
         }
         if let revocationList {
             do {

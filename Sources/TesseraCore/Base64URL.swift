@@ -1,6 +1,7 @@
 import Foundation
 
-/// base64url without padding (RFC 7515 §2, RFC 4648 §5), strict on input.
+/// base64url without padding (RFC 7515 §2, RFC 4648 §5), strict on input: the one codec of the toolkit (JOSE,
+/// SD-JWT, NATS JWTs and nkeys signatures, the mdoc QR URI, the vault's and ledger's wire).
 public enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
@@ -55,43 +56,52 @@ public enum Base64URL {
 
     /// Decodes unpadded base64url. Strict: no padding, no `+` or `/`, no white space, a length that is not 1
     /// modulo 4, and zero trailing bits (so each byte string has exactly one encoding; RFC 4648 §3.5).
-    public static func decode(_ text: some StringProtocol) throws(JOSEError) -> Data {
+    ///
+    /// Inlinable so that a caller in another module gets it specialised for its string type.
+    @inlinable
+    public static func decode(_ text: some StringProtocol) throws(Base64URLError) -> Data {
         // Straight from the string's UTF-8 storage; a copy only for text that is not stored contiguously.
         if let result = text.utf8.withContiguousStorageIfAvailable({ buffer in
-            Result { () throws(JOSEError) -> Data in try decode(utf8: buffer) }
+            Result { () throws(Base64URLError) -> Data in try decode(utf8: buffer) }
         }) {
             return try result.get()
         }
         var copy = String(text)
-        let result = copy.withUTF8 { buffer in Result { () throws(JOSEError) -> Data in try decode(utf8: buffer) } }
+        let result = copy.withUTF8 { buffer in Result { () throws(Base64URLError) -> Data in try decode(utf8: buffer) } }
         return try result.get()
     }
 
+    /// `decode(_:)`, or nil for text that is not unpadded base64url.
+    @inlinable
+    public static func decodeIfValid(_ text: some StringProtocol) -> Data? {
+        try? decode(text)
+    }
+
     /// Decodes the base64url text in `buffer` (see `decode(_:)`).
-    static func decode(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(JOSEError) -> Data {
-        guard let length = decodedLength(buffer.count) else { throw .invalidBase64URL }
+    public static func decode(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(Base64URLError) -> Data {
+        guard let length = decodedLength(buffer.count) else { throw .invalid }
         var out = Data(count: length)
         let valid = out.withUnsafeMutableBytes { raw in decode(buffer, into: raw) }
-        guard valid else { throw .invalidBase64URL }
+        guard valid else { throw .invalid }
         return out
     }
 
     /// Decodes the base64url text in `buffer` into a temporary buffer (on the stack when small) and hands it to
     /// `body`: for bytes that are only read once (a JOSE header, a Disclosure's JSON), no intermediate `Data`.
-    static func withDecoded<Result>(
+    public static func withDecoded<Result>(
         utf8 buffer: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
-    ) throws(JOSEError) -> Result {
-        guard let length = decodedLength(buffer.count) else { throw .invalidBase64URL }
+    ) throws(Base64URLError) -> Result {
+        guard let length = decodedLength(buffer.count) else { throw .invalid }
         let decoded: Result? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(length, 1)) { scratch in
             guard decode(buffer, into: UnsafeMutableRawBufferPointer(scratch)) else { return nil }
             return body(UnsafeBufferPointer(rebasing: scratch[..<length]))
         }
-        guard let decoded else { throw .invalidBase64URL }
+        guard let decoded else { throw .invalid }
         return decoded
     }
 
     /// The number of bytes `count` base64url characters decode to; nil for a length that no encoding has.
-    static func decodedLength(_ count: Int) -> Int? {
+    public static func decodedLength(_ count: Int) -> Int? {
         guard count % 4 != 1 else { return nil }
         return count / 4 * 3 + max(0, count % 4 - 1)
     }
@@ -141,4 +151,12 @@ public enum Base64URL {
             return true
         }
     }
+}
+
+/// Text that is not unpadded base64url (a character outside the alphabet, padding, a length of 1 modulo 4, or
+/// non-zero trailing bits).
+public enum Base64URLError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalid
+
+    public var description: String { "not unpadded base64url (RFC 4648 §5)" }
 }
