@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "ProximityTransport", targets: ["ProximityTransport"]),
+        .library(name: "ProximitySession", targets: ["ProximitySession"]),
         .library(name: "HolderKit", targets: ["HolderKit"]),
         .library(name: "VerifierKit", targets: ["VerifierKit"]),
         .library(name: "SDJWT", targets: ["SDJWT"]),
@@ -149,6 +150,8 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(name: "ProximityTransport", dependencies: ["TesseraCore"], exclude: ["README.md"]),
+        // What the holder's and the reader's single-use sessions share (state table, sealed setters, release).
+        .target(name: "ProximitySession", dependencies: ["ProximityTransport", "TesseraCore"], exclude: ["README.md"]),
         // Apple App Attest and Android Key Attestation verification (and a test authority for Android chains).
         .target(
             name: "DeviceAttestation",
@@ -166,7 +169,7 @@ let package = Package(
             name: "HolderKit",
             dependencies: [
                 "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraTrust", "TesseraQR", "MDoc", "ProximityTransport",
-                "TesseraJOSE", "SDJWT", "OpenID4VP",
+                "ProximitySession", "TesseraJOSE", "SDJWT", "OpenID4VP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -175,7 +178,7 @@ let package = Package(
         .target(
             name: "VerifierKit",
             dependencies: [
-                "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraTrust", "MDoc", "ProximityTransport",
+                "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraTrust", "MDoc", "ProximityTransport", "ProximitySession",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

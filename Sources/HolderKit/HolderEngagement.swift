@@ -3,6 +3,7 @@ import MDoc
 import ProximityTransport
 import TesseraCBOR
 import TesseraQR
+import ProximitySession
 
 /// What the holder shows: the DeviceEngagement (bytes kept, they go into the SessionTranscript), its
 /// `mdoc:` URI, the QR code of that URI, and the BLE endpoint the engagement announces.
@@ -23,7 +24,7 @@ public struct HolderEngagement: Sendable {
 /// The session's ephemeral secrets: EDeviceKey, and once the reader's key arrived, the session encryption
 /// (SKDevice/SKReader) and the SessionTranscript. Dropped by `wipe()`; swift-crypto zeroises private keys
 /// and `SymmetricKey` storage when they are freed, so nothing else keeps a copy.
-public final class HolderSessionKeys {
+public final class HolderSessionKeys: SessionSecrets {
     public private(set) var eDeviceKey: EphemeralPrivateKey?
     public private(set) var encryption: SessionEncryption?
     public private(set) var sessionTranscript: SessionTranscript?
@@ -35,7 +36,7 @@ public final class HolderSessionKeys {
         self.sessionTranscript = sessionTranscript
     }
 
-    func wipe() {
+    public func wipe() {
         eDeviceKey = nil
         encryption = nil
         sessionTranscript = nil

@@ -1,5 +1,6 @@
 import Foundation
 import MDoc
+import ProximitySession
 import ProximityTransport
 import TesseraCore
 import TesseraTrust
@@ -24,8 +25,7 @@ public actor HolderOrchestrator {
 
     /// Every state of every session, in order, for the UI.
     public nonisolated let states: AsyncStream<HolderSessionState>
-    private var lastPublished: HolderSessionState.Phase?
-    private let continuation: AsyncStream<HolderSessionState>.Continuation
+    private var publisher = SessionStatePublisher<HolderSessionState>()
 
     private let gate: any PrerequisiteGate
     private let crypto: any CryptoService
@@ -45,15 +45,15 @@ public actor HolderOrchestrator {
         self.crypto = crypto
         self.bluetooth = bluetooth
         self.configuration = configuration
-        (states, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        states = publisher.states
     }
 
-    deinit { continuation.finish() }
+    deinit { publisher.finish() }
 
     // MARK: What the UI calls
 
     /// Starts presenting `credential`: engagement, prerequisites, then advertising and waiting for a reader.
-    public func startPresentation(_ credential: StoredCredential) async throws(SessionError) {
+    public func startPresentation(_ credential: StoredCredential) async throws(HolderSessionError) {
         if let session = currentSession, !session.state.isTerminal { throw .presentationInProgress }
         let session = HolderSession(credential: credential)
         currentSession = session
@@ -95,7 +95,7 @@ public actor HolderOrchestrator {
             move(session, to: .success)
         } catch let error as TransportError {
             return await lost(session, error)
-        } catch let error as SessionError {
+        } catch let error as HolderSessionError {
             return await fail(session, error)
         } catch {
             return await fail(session, .transport(.disconnected))
@@ -168,7 +168,7 @@ public actor HolderOrchestrator {
             watchTask = Task { [weak self] in await self?.watchDuringConsent(sessionID: sessionID, handle: handle) }
         } catch let error as TransportError {
             await lost(session, error)
-        } catch let error as SessionError {
+        } catch let error as HolderSessionError {
             await fail(session, error)
         } catch {
             await fail(session, .transport(.disconnected))
@@ -199,7 +199,7 @@ public actor HolderOrchestrator {
     }
 
     /// A protocol failure: tell the reader with the status §9.1.1.4 names, then fail.
-    private func fail(_ session: HolderSession, _ error: SessionError) async {
+    private func fail(_ session: HolderSession, _ error: HolderSessionError) async {
         guard currentSession === session else { return }
         switch error {
         case .sessionEncryption: await terminate(session, status: .sessionEncryptionError)
@@ -252,16 +252,7 @@ public actor HolderOrchestrator {
     // MARK: State bookkeeping
 
     @discardableResult
-    private func move(_ session: HolderSession, to next: HolderSessionState) -> Bool {
-        do {
-            try session.transition(to: next)
-            publish(session.state)
-            return true
-        } catch {
-            publish(session.state)
-            return false
-        }
-    }
+    private func move(_ session: HolderSession, to next: HolderSessionState) -> Bool { publisher.move(session, to: next) }
 
     private func stopWatching() async {
         watchTask?.cancel()
@@ -273,7 +264,7 @@ public actor HolderOrchestrator {
     private func finish(_ session: HolderSession) {
         guard currentSession === session else { return }
         if !session.state.isTerminal { session.invalidate(.transport(.closed)) }
-        if lastPublished != session.state.phase { publish(session.state) }
+        publisher.publishIfNew(session.state)
         session.release()
         watchTask?.cancel()
         watchTask = nil
@@ -281,12 +272,12 @@ public actor HolderOrchestrator {
         currentSession = nil
     }
 
-    private func publish(_ state: HolderSessionState) { continuation.yield(state); lastPublished = state.phase }
+    private func publish(_ state: HolderSessionState) { publisher.publish(state) }
 }
 
 extension BluetoothTransport {
     /// Starts advertising the session's engagement endpoint and gives the handle to the session.
-    nonisolated(nonsending) public func startAdvertising(in session: HolderSession) async throws(SessionError) {
+    nonisolated(nonsending) public func startAdvertising(in session: HolderSession) async throws(HolderSessionError) {
         guard let endpoint = session.engagement?.endpoint else {
             throw .mutatorNotAllowed(property: "connection", in: session.state.phase)
         }

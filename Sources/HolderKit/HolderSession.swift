@@ -1,5 +1,6 @@
 import Foundation
 import MDoc
+import ProximitySession
 import ProximityTransport
 import TesseraCore
 
@@ -7,56 +8,43 @@ import TesseraCore
 /// orchestrator: it checks transitions against `HolderSessionState.allowedTransitions`, owns the ephemeral
 /// keys and the `ConnectionHandle`, and releases both in `deinit`. Its critical properties are sealed: set
 /// once, through a gated mutator that checks the state; a second write invalidates the session.
-public final class HolderSession {
+public final class HolderSession: ManagedSession {
     public let id = UUID()
     /// The card the user chose to present.
     public let credential: StoredCredential
-    public private(set) var state: HolderSessionState = .notStarted
     public private(set) var engagement: HolderEngagement?
-    public private(set) var keys: HolderSessionKeys?
-    public private(set) var connection: ConnectionHandle?
     public private(set) var request: ReceivedRequest?
+    private let core = SessionCore<HolderSessionState, HolderSessionKeys>(.notStarted)
+
+    public var state: HolderSessionState { core.state }
+    public var keys: HolderSessionKeys? { core.keys }
+    public var connection: ConnectionHandle? { core.connection }
 
     public init(credential: StoredCredential) {
         self.credential = credential
     }
 
-    deinit { release() }
-
     /// Moves to `next` if the table allows it; otherwise the session fails with `invalidTransition`.
-    public func transition(to next: HolderSessionState) throws(SessionError) {
-        guard state.canTransition(to: next) else {
-            let error = SessionError.invalidTransition(from: state.phase, to: next.phase)
-            invalidate(error)
-            throw error
-        }
-        state = next
-        if next.isTerminal { release() }
+    public func transition(to next: HolderSessionState) throws(HolderSessionError) {
+        try core.transition(to: next)
     }
 
     /// Sets the engagement and seals the ephemeral key. Only in `notStarted`.
-    public func setEngagement(_ engagement: HolderEngagement, eDeviceKey: EphemeralPrivateKey) throws(SessionError) {
-        try gate("engagement", sealed: self.engagement != nil, allowedIn: .notStarted)
+    public func setEngagement(_ engagement: HolderEngagement, eDeviceKey: EphemeralPrivateKey) throws(HolderSessionError) {
+        try core.setKeys(HolderSessionKeys(eDeviceKey: eDeviceKey), allowedIn: .notStarted)
         self.engagement = engagement
-        self.keys = HolderSessionKeys(eDeviceKey: eDeviceKey)
     }
 
     /// Hands the connection handle to the session, which owns it from now on. Only in `presentingEngagement`.
-    public func setConnection(_ handle: ConnectionHandle) throws(SessionError) {
-        do {
-            try gate("connection", sealed: connection != nil, allowedIn: .presentingEngagement)
-        } catch {
-            handle.close()
-            throw error
-        }
-        connection = handle
+    public func setConnection(_ handle: ConnectionHandle) throws(HolderSessionError) {
+        try core.setConnection(handle, allowedIn: .presentingEngagement)
     }
 
     /// Stores the session encryption derived from the reader's key. Only in `connecting`, once.
-    public func setSessionEncryption(_ encryption: SessionEncryption, sessionTranscript: SessionTranscript) throws(SessionError) {
-        try gate("sessionEncryption", sealed: keys?.encryption != nil, allowedIn: .connecting)
+    public func setSessionEncryption(_ encryption: SessionEncryption, sessionTranscript: SessionTranscript) throws(HolderSessionError) {
+        try core.gate("sessionEncryption", sealed: keys?.encryption != nil, allowedIn: .connecting)
         guard let keys else {
-            let error = SessionError.mutatorNotAllowed(property: "sessionEncryption", in: state.phase)
+            let error = HolderSessionError.mutatorNotAllowed(property: "sessionEncryption", in: state.phase)
             invalidate(error)
             throw error
         }
@@ -64,42 +52,17 @@ public final class HolderSession {
     }
 
     /// Stores the decrypted request. Only in `connecting`.
-    public func setRequest(_ request: ReceivedRequest) throws(SessionError) {
-        try gate("request", sealed: self.request != nil, allowedIn: .connecting)
+    public func setRequest(_ request: ReceivedRequest) throws(HolderSessionError) {
+        try core.gate("request", sealed: self.request != nil, allowedIn: .connecting)
         self.request = request
     }
 
     /// Fails the session with `error` (unless it already ended) and releases its resources.
-    public func invalidate(_ error: SessionError) {
-        if !state.isTerminal { state = .failed(error) }
-        release()
-    }
+    public func invalidate(_ error: HolderSessionError) { core.invalidate(error) }
 
     /// Wipes the keys and closes the connection handle (which stops advertising or disconnects).
-    func release() {
-        keys?.wipe()
-        keys = nil
-        connection?.close()
-        connection = nil
-    }
+    func release() { core.release() }
 
     /// Watches the session, its keys and its handle (for clean-up assertions).
-    public func watch(with probe: LifetimeProbe) {
-        probe.watch(self, as: "session")
-        if let keys { probe.watch(keys, as: "keys") }
-        if let connection { probe.watch(connection, as: "connectionHandle") }
-    }
-
-    private func gate(_ property: String, sealed: Bool, allowedIn phase: HolderSessionState.Phase) throws(SessionError) {
-        if sealed {
-            let error = SessionError.sealedPropertyRewritten(property: property)
-            invalidate(error)
-            throw error
-        }
-        guard state.phase == phase else {
-            let error = SessionError.mutatorNotAllowed(property: property, in: state.phase)
-            invalidate(error)
-            throw error
-        }
-    }
+    public func watch(with probe: LifetimeProbe) { core.watch(self, with: probe) }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import ProximitySession
 import ProximityTransport
 
 /// The holder's presentation as a state machine (ARCHITECTURE.md, "Seeds in one picture").
-public enum HolderSessionState: Sendable, Equatable {
+public enum HolderSessionState: ProximitySessionState, Equatable {
     case notStarted
     case preflight(missing: Set<Capability>)
     case readyToPresent
@@ -11,11 +12,11 @@ public enum HolderSessionState: Sendable, Equatable {
     case requestReceived
     case processingResponse
     case success
-    case failed(SessionError)
+    case failed(HolderSessionError)
     case cancelled
 
     /// The state without its payload: the key of the transition table.
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
+    public enum Phase: String, ProximitySessionPhase, CaseIterable {
         case notStarted, preflight, readyToPresent, presentingEngagement, connecting, requestReceived
         case processingResponse, success, failed, cancelled
     }
@@ -35,9 +36,6 @@ public enum HolderSessionState: Sendable, Equatable {
         }
     }
 
-    /// `success`, `failed` and `cancelled` are final.
-    public var isTerminal: Bool { phase.isTerminal }
-
     /// Every allowed transition. Any non-terminal state may fail or be cancelled; `preflight` may repeat
     /// (the missing set shrinks as capabilities are resolved).
     public static let allowedTransitions: [Phase: Set<Phase>] = {
@@ -53,10 +51,6 @@ public enum HolderSessionState: Sendable, Equatable {
             .success: [], .failed: [], .cancelled: [],
         ]
     }()
-
-    public func canTransition(to next: HolderSessionState) -> Bool {
-        Self.allowedTransitions[phase]?.contains(next.phase) ?? false
-    }
 }
 
 extension HolderSessionState.Phase {

@@ -26,12 +26,12 @@ public struct MDocCryptoService: CryptoService {
         self.deviceAuthentication = deviceAuthentication
     }
 
-    nonisolated(nonsending) public func prepareEngagement(in session: HolderSession) async throws(SessionError) {
+    nonisolated(nonsending) public func prepareEngagement(in session: HolderSession) async throws(HolderSessionError) {
         let built: (HolderEngagement, EphemeralPrivateKey)
         do {
             built = try makeEngagement()
         } catch {
-            let failure = SessionError.engagementFailed("\(error)")
+            let failure = HolderSessionError.engagementFailed("\(error)")
             session.invalidate(failure)
             throw failure
         }
@@ -67,7 +67,7 @@ public struct MDocCryptoService: CryptoService {
     }
 
     nonisolated(nonsending) public func processSessionEstablishment(incoming: Data, in session: HolderSession)
-        async throws(SessionError) -> DeviceRequest
+        async throws(HolderSessionError) -> DeviceRequest
     {
         guard let engagement = session.engagement, let eDeviceKey = session.keys?.eDeviceKey else {
             throw .mutatorNotAllowed(property: "sessionEncryption", in: session.state.phase)
@@ -103,7 +103,7 @@ public struct MDocCryptoService: CryptoService {
     }
 
     nonisolated(nonsending) public func generateDeviceSigned(items: ConsentSelection, in session: HolderSession, terminate: Bool)
-        async throws(SessionError) -> Data
+        async throws(HolderSessionError) -> Data
     {
         guard let request = session.request, let keys = session.keys, let encryption = keys.encryption,
             let transcript = keys.sessionTranscript

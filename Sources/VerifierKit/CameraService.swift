@@ -2,7 +2,7 @@ import Foundation
 
 /// Delivers the text of a scanned QR code (the `mdoc:` engagement URI).
 public protocol CameraService: Sendable {
-    func scan() async throws(SessionError) -> String
+    func scan() async throws(VerifierSessionError) -> String
 }
 
 /// The Linux "camera": the engagement comes from a command-line argument, a file, or standard input
@@ -20,7 +20,7 @@ public struct TextCamera: CameraService {
 
     public init(_ source: Source) { self.source = source }
 
-    public func scan() async throws(SessionError) -> String {
+    public func scan() async throws(VerifierSessionError) -> String {
         let raw: String
         switch source {
         case .text(let text):
@@ -30,9 +30,9 @@ public struct TextCamera: CameraService {
                 let handle = try FileHandle(forReadingFrom: url)
                 defer { try? handle.close() }
                 let data = try handle.read(upToCount: Self.maximumLength + 1) ?? Data()
-                guard data.count <= Self.maximumLength else { throw SessionError.camera("\(url.path) is too long") }
+                guard data.count <= Self.maximumLength else { throw VerifierSessionError.camera("\(url.path) is too long") }
                 raw = String(decoding: data, as: UTF8.self)
-            } catch let error as SessionError {
+            } catch let error as VerifierSessionError {
                 throw error
             } catch {
                 throw .camera("cannot read \(url.path)")
@@ -56,7 +56,7 @@ public final class InProcessCamera: CameraService {
 
     public func show(_ text: String) { continuation.yield(text) }
 
-    public func scan() async throws(SessionError) -> String {
+    public func scan() async throws(VerifierSessionError) -> String {
         for await text in stream { return text }
         throw .camera("the camera was closed")
     }

@@ -28,7 +28,7 @@ public struct ReaderCrypto: Sendable {
 
     /// Reads the scanned `mdoc:` URI (§8.2.2.3), picks its BLE retrieval method, derives EReaderKey, the
     /// SessionTranscript (QR handover) and the session keys, and stores them in the session.
-    public func processEngagement(_ scanned: String, in session: VerifierSession) throws(SessionError) {
+    public func processEngagement(_ scanned: String, in session: VerifierSession) throws(VerifierSessionError) {
         let parsed: (bytes: Data, engagement: DeviceEngagement)
         do {
             parsed = try MDocQRCode.parse(scanned)
@@ -42,7 +42,7 @@ public struct ReaderCrypto: Sendable {
             // EReaderKey must be on the curve of EDeviceKey (§9.1.5.2).
             let eDeviceKey = try parsed.engagement.security.eDeviceKey()
             guard case .ec2(let curve, _, _, _) = eDeviceKey.material else {
-                throw SessionError.invalidFormat("EDeviceKey is not an EC2 key")
+                throw VerifierSessionError.invalidFormat("EDeviceKey is not an EC2 key")
             }
             let eReaderKey = try EphemeralPrivateKey.generate(curve: curve, random: random)
             let eReaderKeyBytes = try EncodedCBOR<CBOR>(encoding: eReaderKey.publicCOSEKey.cbor)
@@ -55,7 +55,7 @@ public struct ReaderCrypto: Sendable {
                 ReaderSessionKeys(
                     deviceEngagementBytes: parsed.bytes, endpoint: endpoint, eReaderKey: eReaderKey, encryption: encryption,
                     sessionTranscript: transcript))
-        } catch let error as SessionError {
+        } catch let error as VerifierSessionError {
             throw error
         } catch {
             throw .invalidFormat("unusable EDeviceKey: \(error)")
@@ -77,7 +77,7 @@ public struct ReaderCrypto: Sendable {
     }
 
     /// SessionEstablishment with EReaderKey and the encrypted DeviceRequest (ReaderAuth when configured).
-    public func sessionEstablishment(in session: VerifierSession) throws(SessionError) -> Data {
+    public func sessionEstablishment(in session: VerifierSession) throws(VerifierSessionError) -> Data {
         guard let keys = session.keys, let eReaderKey = keys.eReaderKey, let encryption = keys.encryption else {
             throw .mutatorNotAllowed(property: "deviceRequest", in: session.state.phase)
         }
@@ -93,7 +93,7 @@ public struct ReaderCrypto: Sendable {
             try session.setDeviceRequest(request)
             let eReaderKeyBytes = try EncodedCBOR<CBOR>(encoding: eReaderKey.publicCOSEKey.cbor)
             return try SessionEstablishment(eReaderKey: eReaderKeyBytes, data: encryption.encrypt(request.encoded())).encoded()
-        } catch let error as SessionError {
+        } catch let error as VerifierSessionError {
             throw error
         } catch let error as MDocError {
             throw .requestFailed(error)
@@ -103,7 +103,7 @@ public struct ReaderCrypto: Sendable {
     }
 
     /// Reads the holder's SessionData: the decrypted DeviceResponse, and whether the holder ended the session.
-    public func openSessionData(_ bytes: Data, in session: VerifierSession) throws(SessionError) -> (DeviceResponse, ended: Bool) {
+    public func openSessionData(_ bytes: Data, in session: VerifierSession) throws(VerifierSessionError) -> (DeviceResponse, ended: Bool) {
         guard let encryption = session.keys?.encryption else {
             throw .mutatorNotAllowed(property: "response", in: session.state.phase)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import MDoc
+import ProximitySession
 import ProximityTransport
 import TesseraCore
 import TesseraTrust
@@ -21,8 +22,7 @@ public actor VerifierOrchestrator {
     }
 
     public nonisolated let states: AsyncStream<VerifierSessionState>
-    private var lastPublished: VerifierSessionState.Phase?
-    private let continuation: AsyncStream<VerifierSessionState>.Continuation
+    private var publisher = SessionStatePublisher<VerifierSessionState>()
 
     private let gate: any PrerequisiteGate
     private let camera: any CameraService
@@ -43,13 +43,13 @@ public actor VerifierOrchestrator {
         self.bluetooth = bluetooth
         self.crypto = crypto
         self.configuration = configuration
-        (states, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        states = publisher.states
     }
 
-    deinit { continuation.finish() }
+    deinit { publisher.finish() }
 
     /// Starts a verification of `request`: prerequisites, then the camera, then the exchange.
-    public func startVerification(_ request: VerificationRequest) async throws(SessionError) {
+    public func startVerification(_ request: VerificationRequest) async throws(VerifierSessionError) {
         if let session = currentSession, !session.state.isTerminal { throw .verificationInProgress }
         let session = VerifierSession(request: request)
         currentSession = session
@@ -116,7 +116,7 @@ public actor VerifierOrchestrator {
             do {
                 handle = try await bluetooth.connect(endpoint)
             } catch {
-                throw SessionError.transport(error)
+                throw VerifierSessionError.transport(error)
             }
             try session.setConnection(handle)
             try await handle.waitForConnection()
@@ -136,7 +136,7 @@ public actor VerifierOrchestrator {
                 await terminate(session)
             }
             try await verify(response, session: session, requestBytes: requestBytes, responseBytes: reply.count)
-        } catch let error as SessionError {
+        } catch let error as VerifierSessionError {
             await fail(session, error)
         } catch let error as TransportError {
             await fail(session, .transport(error))
@@ -146,7 +146,7 @@ public actor VerifierOrchestrator {
     }
 
     private func verify(_ response: DeviceResponse, session: VerifierSession, requestBytes: Int, responseBytes: Int)
-        async throws(SessionError)
+        async throws(VerifierSessionError)
     {
         guard let transcript = session.keys?.sessionTranscript else {
             throw .mutatorNotAllowed(property: "response", in: session.state.phase)
@@ -162,7 +162,7 @@ public actor VerifierOrchestrator {
         finish(session)
     }
 
-    private func fail(_ session: VerifierSession, _ error: SessionError) async {
+    private func fail(_ session: VerifierSession, _ error: VerifierSessionError) async {
         guard currentSession === session, !session.state.isTerminal else { return }
         if Task.isCancelled { return }
         if case .transport = error {} else { await terminate(session) }
@@ -177,25 +177,16 @@ public actor VerifierOrchestrator {
     }
 
     @discardableResult
-    private func move(_ session: VerifierSession, to next: VerifierSessionState) -> Bool {
-        do {
-            try session.transition(to: next)
-            publish(session.state)
-            return true
-        } catch {
-            publish(session.state)
-            return false
-        }
-    }
+    private func move(_ session: VerifierSession, to next: VerifierSessionState) -> Bool { publisher.move(session, to: next) }
 
     private func finish(_ session: VerifierSession) {
         guard currentSession === session else { return }
         if !session.state.isTerminal { session.invalidate(.transport(.closed)) }
-        if lastPublished != session.state.phase { publish(session.state) }
+        publisher.publishIfNew(session.state)
         lastTerminalState = session.state
         session.release()
         currentSession = nil
     }
 
-    private func publish(_ state: VerifierSessionState) { continuation.yield(state); lastPublished = state.phase }
+    private func publish(_ state: VerifierSessionState) { publisher.publish(state) }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import ProximitySession
 import ProximityTransport
 
 /// The reader's verification as a state machine (ARCHITECTURE.md, "Seeds in one picture").
-public enum VerifierSessionState: Sendable {
+public enum VerifierSessionState: ProximitySessionState {
     case notStarted
     case preflight(missing: Set<Capability>)
     case readyToScan
@@ -10,10 +11,10 @@ public enum VerifierSessionState: Sendable {
     case connecting
     case verifying
     case success(VerifiedResponse)
-    case failed(SessionError)
+    case failed(VerifierSessionError)
     case cancelled
 
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
+    public enum Phase: String, ProximitySessionPhase, CaseIterable {
         case notStarted, preflight, readyToScan, processingEngagement, connecting, verifying, success, failed, cancelled
     }
 
@@ -31,8 +32,6 @@ public enum VerifierSessionState: Sendable {
         }
     }
 
-    public var isTerminal: Bool { phase.isTerminal }
-
     /// Every allowed transition; any non-terminal state may fail or be cancelled.
     public static let allowedTransitions: [Phase: Set<Phase>] = {
         let exits: Set<Phase> = [.failed, .cancelled]
@@ -47,12 +46,9 @@ public enum VerifierSessionState: Sendable {
         ]
     }()
 
-    public func canTransition(to next: VerifierSessionState) -> Bool {
-        Self.allowedTransitions[phase]?.contains(next.phase) ?? false
-    }
 
     /// The error of a failed session.
-    public var error: SessionError? {
+    public var error: VerifierSessionError? {
         if case .failed(let error) = self { return error }
         return nil
     }

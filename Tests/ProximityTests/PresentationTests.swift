@@ -185,7 +185,7 @@ import Testing
     @Test func aSecondPresentationWhileOneRunsIsRefused() async throws {
         let harness = Harness(fixtures: fixtures)
         try await harness.holder.startPresentation(fixtures.credential)
-        await #expect(throws: HolderKit.SessionError.presentationInProgress) {
+        await #expect(throws: HolderSessionError.presentationInProgress) {
             try await harness.holder.startPresentation(fixtures.credential)
         }
         await harness.holder.cancelPresentation()
@@ -203,7 +203,7 @@ import Testing
         try session.setConnection(try await harness.mdocTransport.startAdvertising(endpoint))
         let second = try await harness.mdocTransport.startAdvertising(
             BLEEndpoint(serviceUUID: UUID(), mode: .mdocPeripheralServer))
-        #expect(throws: HolderKit.SessionError.sealedPropertyRewritten(property: "connection")) {
+        #expect(throws: HolderSessionError.sealedPropertyRewritten(property: "connection")) {
             try session.setConnection(second)
         }
         #expect(session.state == .failed(.sealedPropertyRewritten(property: "connection")))

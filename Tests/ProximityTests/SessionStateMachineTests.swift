@@ -32,7 +32,7 @@ import Testing
         }
         let session = HolderSession(credential: fixtures.credential)
         try session.transition(to: .cancelled)
-        #expect(throws: HolderKit.SessionError.invalidTransition(from: .cancelled, to: .readyToPresent)) {
+        #expect(throws: HolderSessionError.invalidTransition(from: .cancelled, to: .readyToPresent)) {
             try session.transition(to: .readyToPresent)
         }
         #expect(session.state == .cancelled)
@@ -40,7 +40,7 @@ import Testing
 
     @Test func holderSkippingAStateFailsTheSession() {
         let session = HolderSession(credential: fixtures.credential)
-        #expect(throws: HolderKit.SessionError.invalidTransition(from: .notStarted, to: .connecting)) {
+        #expect(throws: HolderSessionError.invalidTransition(from: .notStarted, to: .connecting)) {
             try session.transition(to: .connecting)
         }
         #expect(session.state == .failed(.invalidTransition(from: .notStarted, to: .connecting)))
@@ -54,7 +54,7 @@ import Testing
         session.watch(with: probe)
         #expect(session.engagement != nil)
         #expect(probe.alive.contains("keys"))
-        await #expect(throws: HolderKit.SessionError.sealedPropertyRewritten(property: "engagement")) {
+        await #expect(throws: HolderSessionError.sealedPropertyRewritten(property: "engagement")) {
             try await crypto.prepareEngagement(in: session)
         }
         #expect(session.state == .failed(.sealedPropertyRewritten(property: "engagement")))
@@ -66,7 +66,7 @@ import Testing
         let session = HolderSession(credential: fixtures.credential)
         let request = ReceivedRequest(
             deviceRequest: DeviceRequest(docRequests: []), readerAuthentication: [], available: [:], unavailable: [:])
-        #expect(throws: HolderKit.SessionError.mutatorNotAllowed(property: "request", in: .notStarted)) {
+        #expect(throws: HolderSessionError.mutatorNotAllowed(property: "request", in: .notStarted)) {
             try session.setRequest(request)
         }
         #expect(session.state.phase == .failed)
@@ -80,7 +80,7 @@ import Testing
         let reader = ReaderCrypto(random: fixtures.random)
 
         let early = VerifierSession(request: .ageOver21)
-        #expect(throws: VerifierKit.SessionError.mutatorNotAllowed(property: "engagement", in: .notStarted)) {
+        #expect(throws: VerifierSessionError.mutatorNotAllowed(property: "engagement", in: .notStarted)) {
             try reader.processEngagement(uri, in: early)
         }
 
@@ -89,7 +89,7 @@ import Testing
         try session.transition(to: .processingEngagement)
         try reader.processEngagement(uri, in: session)
         #expect(session.keys?.endpoint == holder.engagement?.endpoint)
-        #expect(throws: VerifierKit.SessionError.sealedPropertyRewritten(property: "engagement")) {
+        #expect(throws: VerifierSessionError.sealedPropertyRewritten(property: "engagement")) {
             try reader.processEngagement(uri, in: session)
         }
         #expect(session.state.error == .sealedPropertyRewritten(property: "engagement"))
@@ -104,7 +104,7 @@ import Testing
             #expect {
                 try ReaderCrypto(random: fixtures.random).processEngagement(scanned, in: session)
             } throws: { error in
-                if case VerifierKit.SessionError.invalidFormat = error { return true }
+                if case VerifierSessionError.invalidFormat = error { return true }
                 return false
             }
         }

@@ -1,9 +1,10 @@
 import Foundation
 import MDoc
+import ProximitySession
 import ProximityTransport
 
 /// Why a verification failed. Cases name the rule broken.
-public enum SessionError: Error, Sendable, Equatable {
+public enum VerifierSessionError: ProximitySessionFailure, Equatable {
     /// The transition is not in `VerifierSessionState.allowedTransitions`, or the state is terminal.
     case invalidTransition(from: VerifierSessionState.Phase, to: VerifierSessionState.Phase)
     /// A gated mutator was called outside the one state that allows it.

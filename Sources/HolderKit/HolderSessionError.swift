@@ -1,9 +1,10 @@
 import Foundation
 import MDoc
+import ProximitySession
 import ProximityTransport
 
 /// Why a holder session failed. Cases name the rule broken; none carries key material.
-public enum SessionError: Error, Sendable, Equatable {
+public enum HolderSessionError: ProximitySessionFailure, Equatable {
     /// The transition is not in the table (`HolderSessionState.allowedTransitions`), or the state is terminal.
     case invalidTransition(from: HolderSessionState.Phase, to: HolderSessionState.Phase)
     /// A gated mutator was called outside the one state that allows it (decision 3 of ARCHITECTURE.md).
