@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "ProximityTransport", targets: ["ProximityTransport"]),
         .library(name: "ProximitySession", targets: ["ProximitySession"]),
+        // Testing products (in the manner of NIOEmbedded): what tests, benchmarks, the CLI and the demo use and an
+        // app need not link.
+        .library(name: "ProximityTransportTesting", targets: ["ProximityTransportTesting"]),
         .library(name: "HolderKit", targets: ["HolderKit"]),
         .library(name: "VerifierKit", targets: ["VerifierKit"]),
         .library(name: "SDJWT", targets: ["SDJWT"]),
@@ -150,6 +153,8 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(name: "ProximityTransport", dependencies: ["TesseraCore"], exclude: ["README.md"]),
+        // The simulated radio: a GATT radio in memory with MTU, latency and fault injection (testing product).
+        .target(name: "ProximityTransportTesting", dependencies: ["ProximityTransport", "TesseraCore"]),
         // What the holder's and the reader's single-use sessions share (state table, sealed setters, release).
         .target(name: "ProximitySession", dependencies: ["ProximityTransport", "TesseraCore"], exclude: ["README.md"]),
         // Apple App Attest and Android Key Attestation verification (and a test authority for Android chains).
@@ -291,7 +296,7 @@ let package = Package(
         // The one CLI.
         .executableTarget(
             name: "tessera",
-            dependencies: [
+            dependencies: [ "ProximityTransportTesting",
                 "TesseraCore",
                 "TesseraCBOR",
                 "TesseraCOSE",
@@ -388,7 +393,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProximityTests",
-            dependencies: [
+            dependencies: [ "ProximityTransportTesting",
                 "TesseraTestSupport", "HolderKit", "VerifierKit", "ProximityTransport", "MDoc", "TesseraTrust",
                 "TesseraCore", "TesseraCBOR", "TesseraCOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -398,7 +403,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProximityTransportTests",
-            dependencies: ["ProximityTransport", "TesseraTestSupport"]
+            dependencies: [ "ProximityTransportTesting","ProximityTransport", "TesseraTestSupport"]
         ),
         .testTarget(
             name: "TesseraQRTests",

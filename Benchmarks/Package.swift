@@ -72,6 +72,7 @@ let package = Package(
         .executableTarget(
             name: "ProximityBenchmarks",
             dependencies: [
+                .product(name: "ProximityTransportTesting", package: "Tessera"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "HolderKit", package: "Tessera"),
                 .product(name: "VerifierKit", package: "Tessera"),

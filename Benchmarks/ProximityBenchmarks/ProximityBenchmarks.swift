@@ -25,6 +25,7 @@ import TesseraCBOR
 import TesseraCore
 import TesseraTrust
 import VerifierKit
+import ProximityTransportTesting
 
 private func must<T>(_ label: String, _ body: () throws -> T) -> T {
     do { return try body() } catch { fatalError("ProximityBenchmarks: \(label): \(error)") }

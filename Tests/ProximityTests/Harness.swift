@@ -6,6 +6,7 @@ import Synchronization
 import TesseraCore
 import TesseraTrust
 import VerifierKit
+import ProximityTransportTesting
 
 /// A gate whose missing capabilities go away when resolved.
 final class TestGate: PrerequisiteGate {

@@ -1,6 +1,7 @@
 import Foundation
 import ProximityTransport
 import Testing
+import ProximityTransportTesting
 
 /// Releasing a handle stops advertising and disconnects (RAII, ARCHITECTURE.md decision 3).
 @Suite struct CleanupTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ProximityTransport
+@testable import ProximityTransportTesting
 
 /// The simulated air's connection-event scheduling (used by the proximity benchmark's realistic BLE setting).
 @Suite struct ConnectionIntervalTests {

@@ -1,6 +1,7 @@
 import Foundation
 import ProximityTransport
 import Testing
+import ProximityTransportTesting
 
 /// The simulated air's faults: every failure ends in a typed error on both sides, never in a hang.
 @Suite struct FaultInjectionTests {

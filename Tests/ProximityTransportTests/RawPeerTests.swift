@@ -1,6 +1,7 @@
 import Foundation
 import ProximityTransport
 import Testing
+import ProximityTransportTesting
 
 /// The protocol engine against a hand-played GATT peer on the simulated air (swift-nio `EmbeddedChannel` style):
 /// the test writes the exact bytes a misbehaving or well-behaved peer would put on air.

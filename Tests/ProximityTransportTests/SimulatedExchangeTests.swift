@@ -1,6 +1,7 @@
 import Foundation
 import ProximityTransport
 import Testing
+import ProximityTransportTesting
 
 /// Both modes end to end over the simulated air (§8.3.3.1.1.4–7).
 @Suite struct SimulatedExchangeTests {

@@ -1,6 +1,7 @@
 import Foundation
 import ProximityTransport
 import Testing
+import ProximityTransportTesting
 
 /// Counters for benchmarks, and the simulated air's timing.
 @Suite struct StatisticsTests {

@@ -1,6 +1,7 @@
 import Foundation
 import ProximityTransport
 import Testing
+import ProximityTransportTesting
 
 /// Deterministic message bytes of a given length.
 func message(_ length: Int, seed: UInt8 = 1) -> Data {

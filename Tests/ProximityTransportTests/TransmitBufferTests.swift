@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import ProximityTransport
+@testable import ProximityTransportTesting
 
 /// The simulated link's controller transmit buffers: a sender hands over several chunks at once, they arrive in
 /// order when their air time is over, and a control PDU arrives behind them.

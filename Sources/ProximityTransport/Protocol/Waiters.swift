@@ -4,8 +4,8 @@ import Synchronization
 /// Suspended tasks waiting for a value, kept inside their owner's `Mutex` state so that "check, else wait" is one
 /// atomic step. Each waiter gets an id first (`reserve`) so that cancellation and time limits can find it whether
 /// or not it has suspended yet.
-struct Waiters<Value: Sendable>: Sendable {
-    typealias Continuation = CheckedContinuation<Result<Value, TransportError>, Never>
+package struct Waiters<Value: Sendable>: Sendable {
+    package typealias Continuation = CheckedContinuation<Result<Value, TransportError>, Never>
 
     private enum Slot: Sendable {
         /// Has an id, not suspended yet.
@@ -18,14 +18,16 @@ struct Waiters<Value: Sendable>: Sendable {
     private var nextID: UInt64 = 0
     private var slots: [UInt64: Slot] = [:]
 
-    mutating func reserve() -> UInt64 {
+    package init() {}
+
+    package mutating func reserve() -> UInt64 {
         nextID &+= 1
         slots[nextID] = .reserved
         return nextID
     }
 
     /// Parks the continuation, or resumes it at once if the waiter was cancelled or timed out before suspending.
-    mutating func park(_ id: UInt64, _ continuation: Continuation) {
+    package mutating func park(_ id: UInt64, _ continuation: Continuation) {
         switch slots[id] {
         case .reserved:
             slots[id] = .waiting(continuation)
@@ -38,7 +40,7 @@ struct Waiters<Value: Sendable>: Sendable {
     }
 
     /// Ends one waiter with `error` (cancellation, time limit); a waiter already served is left alone.
-    mutating func abandon(_ id: UInt64, with error: TransportError) {
+    package mutating func abandon(_ id: UInt64, with error: TransportError) {
         switch slots[id] {
         case .reserved:
             slots[id] = .done(.failure(error))
@@ -51,7 +53,7 @@ struct Waiters<Value: Sendable>: Sendable {
     }
 
     /// Serves the oldest waiter (suspended or about to); false if there is none.
-    mutating func resumeFirst(with result: Result<Value, TransportError>) -> Bool {
+    package mutating func resumeFirst(with result: Result<Value, TransportError>) -> Bool {
         let first = slots.lazy.compactMap { id, slot -> UInt64? in
             switch slot {
             case .reserved, .waiting: return id
@@ -72,7 +74,7 @@ struct Waiters<Value: Sendable>: Sendable {
     }
 
     /// Forgets a reserved id that will not suspend after all (a suspended waiter is left alone).
-    mutating func discard(_ id: UInt64) {
+    package mutating func discard(_ id: UInt64) {
         switch slots[id] {
         case .reserved, .done: slots[id] = nil
         case .waiting, nil: break
@@ -80,7 +82,7 @@ struct Waiters<Value: Sendable>: Sendable {
     }
 
     /// Serves every waiter, including those that have not suspended yet.
-    mutating func resumeAll(with result: Result<Value, TransportError>) {
+    package mutating func resumeAll(with result: Result<Value, TransportError>) {
         for (id, slot) in slots {
             switch slot {
             case .waiting(let continuation):
@@ -97,7 +99,7 @@ struct Waiters<Value: Sendable>: Sendable {
 
 /// Suspends until the waiter `id` is served; task cancellation ends it with `.closed`, `timeout` with `.timedOut`.
 /// `park` stores the continuation under the owner's lock; `abandon` removes it under the same lock.
-func suspend<Value: Sendable>(
+package func suspend<Value: Sendable>(
     id: UInt64,
     timeout: Duration?,
     park: (UInt64, Waiters<Value>.Continuation) -> Void,

@@ -1,4 +1,5 @@
 import Foundation
+import ProximityTransport
 
 /// Faults the simulated air injects into each link, counting chunks (Client2Server / Server2Client values, both
 /// directions together, from 0) in the order they go on air.

@@ -1,4 +1,5 @@
 import Foundation
+import ProximityTransport
 import Synchronization
 
 /// One simulated LE connection between a central (GATT client) and a peripheral's service (GATT server). It

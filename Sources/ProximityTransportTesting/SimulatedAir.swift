@@ -1,4 +1,5 @@
 import Foundation
+import ProximityTransport
 import Synchronization
 
 /// The shared medium of simulated radios in one process: what is advertised, who is connected, and the timing and

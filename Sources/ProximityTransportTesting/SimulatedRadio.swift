@@ -1,4 +1,5 @@
 import Foundation
+import ProximityTransport
 import Synchronization
 
 /// A radio on a `SimulatedAir`: advertises services and connects to those of other radios on the same air.

@@ -1,4 +1,5 @@
 import Foundation
+import ProximityTransport
 
 /// The simulated radio environment: link parameters, timing and faults. Links take the values in force when they
 /// connect.
