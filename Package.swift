@@ -20,6 +20,7 @@ let package = Package(
         // Testing products (in the manner of NIOEmbedded): what tests, benchmarks, the CLI and the demo use and an
         // app need not link.
         .library(name: "ProximityTransportTesting", targets: ["ProximityTransportTesting"]),
+        .library(name: "NATSClientTesting", targets: ["NATSClientTesting"]),
         .library(name: "HolderKit", targets: ["HolderKit"]),
         .library(name: "VerifierKit", targets: ["VerifierKit"]),
         .library(name: "SDJWT", targets: ["SDJWT"]),
@@ -224,6 +225,8 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // The in-process NATS bus (operator-mode accounts, permissions, revocation) of the demo and the tests.
+        .target(name: "NATSClientTesting", dependencies: ["NATSClient", "TesseraCore", .product(name: "Crypto", package: "swift-crypto")]),
         // NATS client protocol on SwiftNIO, nkeys and operator-mode JWTs (layer 1).
         .target(
             name: "NATSClient",
@@ -296,7 +299,7 @@ let package = Package(
         // The one CLI.
         .executableTarget(
             name: "tessera",
-            dependencies: [ "ProximityTransportTesting",
+            dependencies: [ "NATSClientTesting", "ProximityTransportTesting",
                 "TesseraCore",
                 "TesseraCBOR",
                 "TesseraCOSE",
@@ -487,7 +490,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NATSClientTests",
-            dependencies: [
+            dependencies: [ "NATSClientTesting",
                 "NATSClient", "TesseraCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -510,7 +513,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultTests",
-            dependencies: [
+            dependencies: [ "NATSClientTesting",
                 "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport", "Vault", "VaultProtocol", "VaultClient", "Ledger", "LedgerProtocol", "NATSClient",
                 "ServiceSupport", "TesseraJOSE", "TesseraCore", .product(name: "Crypto", package: "swift-crypto"),

@@ -7,6 +7,7 @@ import TesseraJOSE
 import Vault
 import VaultClient
 import VaultProtocol
+import NATSClientTesting
 
 /// The vault part of `tessera demo`: a ledger and a vault host sharing an in-process NATS bus (the same accounts,
 /// permissions and revocations as nats-server in operator mode; `--nats URL` uses a real server) and SQLite; two
@@ -45,7 +46,7 @@ enum DemoVault {
         } else {
             let server = try InProcessNATSServer(operatorPublicKey: identity.operatorKey.publicKeyString)
             try server.updateAccount(jwt: identity.systemAccountJWT)
-            bus = .inProcess(server, identity: identity)
+            bus = VaultBus(connector: server, endpoint: "in-process", identity: identity) { jwt in try await server.updateAccount(jwt: jwt) }
             print("bus: in-process, operator mode (an account per user, permissions per credential)")
         }
         let database = try await VaultDatabase.open(

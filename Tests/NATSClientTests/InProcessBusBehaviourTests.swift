@@ -3,6 +3,7 @@ import Testing
 import TesseraCore
 
 @testable import NATSClient
+@testable import NATSClientTesting
 
 /// What only the in-process bus needs checking for (nats-server's side is covered by `InProcessNATSServerTests`):
 /// account updates, client-side checks, closing, concurrency and the subject index.

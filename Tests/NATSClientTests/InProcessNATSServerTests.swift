@@ -3,6 +3,7 @@ import Testing
 import TesseraCore
 
 @testable import NATSClient
+import NATSClientTesting
 
 /// The same scenarios on the in-process bus and on a real nats-server in operator mode: what vault code sees must
 /// not depend on which one it runs on. Each scenario pushes its own accounts (signed by the fixture's operator).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a vault host or an app needs from a bus: publish, subscribe, flush and close. `NATSClient` (a real
-/// nats-server) and `InProcessNATSConnection` (the embedded bus of `tessera demo`) both provide it, so the same code
+/// nats-server) and NATSClientTesting's `InProcessNATSConnection` (the embedded bus of `tessera demo`) both provide it, so the same code
 /// runs on either.
 ///
 /// One difference is inherent: nats-server reports a forbidden publish asynchronously, so `NATSClient.publish`

@@ -52,7 +52,7 @@ public struct NATSCredentials: Sendable {
     }
 
     /// The CONNECT `sig`: base64url of the Ed25519 signature of the server's `nonce` (INFO), by the user key.
-    func signNonce(_ nonce: String) throws(NATSError) -> String {
+    package func signNonce(_ nonce: String) throws(NATSError) -> String {
         Base64URL.encode(try userKey.sign(Data(nonce.utf8)))
     }
 }

@@ -1,14 +1,14 @@
 import NIOCore
 
 /// The client → server operations, written straight into a `ByteBuffer`.
-enum ClientCommand {
+package enum ClientCommand {
     static let crlf: [UInt8] = [13, 10]
 
     /// Subjects, reply subjects and queue groups: non-empty, at most `maxLength` bytes, no whitespace or control
     /// characters (they would split the control line), no empty tokens.
     /// One pass over the UTF-8 bytes (this runs for every message published): printable, no empty token, and
     /// without wildcard tokens (`*`, `>`) when they are not allowed.
-    static func validate(subject: String, allowWildcards: Bool = true) throws(NATSError) {
+    package static func validate(subject: String, allowWildcards: Bool = true) throws(NATSError) {
         var tokenLength = 0
         var wildcardToken = false
         var count = 0
@@ -27,7 +27,7 @@ enum ClientCommand {
         guard tokenLength > 0, allowWildcards || !wildcardToken else { throw .invalidSubject(subject) }
     }
 
-    static func validate(queue: String) throws(NATSError) {
+    package static func validate(queue: String) throws(NATSError) {
         guard !queue.isEmpty, queue.utf8.count <= 4096, queue.utf8.allSatisfy({ $0 > 32 && $0 != 127 }) else {
             throw .invalidSubject(queue)
         }

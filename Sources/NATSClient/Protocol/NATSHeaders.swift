@@ -39,7 +39,7 @@ public struct NATSHeaders: Sendable, Equatable, Sequence {
 
     /// The wire form: `NATS/1.0\r\n`, one `Name: value\r\n` per field, then `\r\n`. Names must be printable
     /// ASCII without `:` or spaces, values without CR or LF.
-    func encoded() throws(NATSError) -> [UInt8] {
+    package func encoded() throws(NATSError) -> [UInt8] {
         var out = Array("NATS/1.0\r\n".utf8)
         for (name, value) in fields {
             guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }) else {
@@ -53,7 +53,7 @@ public struct NATSHeaders: Sendable, Equatable, Sequence {
     }
 
     /// Parses a received header block; returns the headers and the status line's code and description if any.
-    static func parse(_ bytes: ArraySlice<UInt8>) throws(NATSError) -> (NATSHeaders, NATSStatus?) {
+    package static func parse(_ bytes: ArraySlice<UInt8>) throws(NATSError) -> (NATSHeaders, NATSStatus?) {
         var lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
         guard let first = lines.first, first.hasPrefix("NATS/1.0") else {
             throw .protocolViolation("header block does not start with NATS/1.0")

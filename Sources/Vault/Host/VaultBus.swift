@@ -2,8 +2,8 @@ import Foundation
 import NATSClient
 import TesseraCore
 
-/// The bus the vaults live on: a real nats-server (cluster) in operator mode, or the in-process bus with the same
-/// rules. Either way the host connects per user with credentials it signs with the user's account key (derived from
+/// The bus the vaults live on: a real nats-server (cluster) in operator mode, or any other `NATSConnector` with the
+/// same rules (the in-process bus of NATSClientTesting for the demo and the tests: `VaultBus(connector:endpoint:…)`). Either way the host connects per user with credentials it signs with the user's account key (derived from
 /// the operator seed it shares with the ledger), and publishes account JWTs to revoke NATS identities.
 public struct VaultBus: Sendable {
     public let connector: any NATSConnector
@@ -29,10 +29,5 @@ public struct VaultBus: Sendable {
         return VaultBus(connector: connector, endpoint: urls.joined(separator: ","), identity: identity) { jwt in
             try await identity.push(accountJWT: jwt, to: urls, random: AnyRandomSource(random), clock: AnyTesseraClock(clock))
         }
-    }
-
-    /// The in-process bus (`tessera demo`): same accounts, permissions and revocations, no network.
-    public static func inProcess(_ server: InProcessNATSServer, identity: NATSOperatorIdentity) -> VaultBus {
-        VaultBus(connector: server, endpoint: "in-process", identity: identity) { jwt in try await server.updateAccount(jwt: jwt) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NATSClient
 import TesseraCore
+import NATSClientTesting
 
 /// Which bus a scenario runs on: the embedded `InProcessNATSServer` or a real nats-server in operator mode, both
 /// trusting the same operator, so that one scenario checks that they apply the same rules.

@@ -6,6 +6,7 @@ import TesseraJOSE
 import Vault
 import VaultClient
 import VaultProtocol
+import NATSClientTesting
 
 /// A vault deployment for tests: an operator, a bus (the in-process one, or a real nats-server in operator mode),
 /// the hosts' database (SQLite in a temporary directory unless `database` says otherwise) and any number of hosts
@@ -29,7 +30,7 @@ final class VaultFixture: Sendable {
         case .inProcess:
             let server = try InProcessNATSServer(operatorPublicKey: identity.operatorKey.publicKeyString)
             try server.updateAccount(jwt: identity.systemAccountJWT)
-            bus = .inProcess(server, identity: identity)
+            bus = VaultBus(connector: server, endpoint: "in-process", identity: identity) { jwt in try await server.updateAccount(jwt: jwt) }
         case .server(let url):
             bus = .nats(urls: [url], identity: identity, clock: SystemClock(), random: SystemRandomSource())
         }

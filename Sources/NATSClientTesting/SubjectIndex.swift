@@ -1,3 +1,4 @@
+import NATSClient
 /// Subject patterns (NATS wildcards `*` and `>`) mapped to values, matched against a subject by walking a trie of
 /// tokens: the cost of a match depends on the subject's length and the wildcards on its path, not on how many
 /// patterns are stored. Same semantics as nats-server's sublist: `*` matches exactly one token, `>` one or more

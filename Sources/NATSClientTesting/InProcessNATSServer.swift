@@ -1,4 +1,5 @@
 import Foundation
+import NATSClient
 import TesseraCore
 
 /// An embedded NATS bus for `tessera demo`, applying the rules of nats-server in operator mode so that vault code

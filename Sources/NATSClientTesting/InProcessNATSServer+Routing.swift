@@ -1,4 +1,5 @@
 import Foundation
+import NATSClient
 
 /// Subscriptions and message routing inside one account. Messages are handed to the subscribers' streams under the
 /// lock, so every subscriber sees one publisher's messages in the order they were published; streams are finished

@@ -1,4 +1,5 @@
 import Foundation
+import NATSClient
 import TesseraCore
 
 /// CONNECT in operator mode, with nats-server's checks (server/auth.go, `processClientOrLeafAuthentication`).

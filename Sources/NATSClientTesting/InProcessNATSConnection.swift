@@ -1,4 +1,5 @@
 import Foundation
+import NATSClient
 
 /// A connection to an `InProcessNATSServer`, authenticated as one user of one account. It stays open until
 /// `close()` or until a revocation of its user ends it.

@@ -1,3 +1,4 @@
+import NATSClient
 /// One direction (publish or subscribe) of a user's permissions, as nats-server applies NATS JWT v2 `pub`/`sub`:
 /// an empty or absent `allow` list allows every subject, a non-empty one only the subjects its patterns match, and
 /// `deny` wins over `allow`.

@@ -1,3 +1,4 @@
+import NATSClient
 import NIOConcurrencyHelpers
 
 /// The server's state behind one lock. `NIOLock` rather than `Synchronization.Mutex`, which needs macOS 15 / iOS 18
