@@ -21,6 +21,7 @@ let package = Package(
         // app need not link.
         .library(name: "ProximityTransportTesting", targets: ["ProximityTransportTesting"]),
         .library(name: "NATSClientTesting", targets: ["NATSClientTesting"]),
+        .library(name: "TesseraTrustTesting", targets: ["TesseraTrustTesting"]),
         .library(name: "HolderKit", targets: ["HolderKit"]),
         .library(name: "VerifierKit", targets: ["VerifierKit"]),
         .library(name: "SDJWT", targets: ["SDJWT"]),
@@ -74,6 +75,16 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             exclude: ["README.md"]
+        ),
+        // Test PKIs: ISO 18013-5 IACA / document signer / reader certificates and generic x5c chains (testing product).
+        .target(
+            name: "TesseraTrustTesting",
+            dependencies: [
+                "TesseraTrust",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
         .target(name: "TesseraQR", exclude: ["README.md"]),
         // RFC 9106 Argon2id/Argon2i/Argon2d with BLAKE2b (RFC 7693), pure Swift.
@@ -299,7 +310,7 @@ let package = Package(
         // The one CLI.
         .executableTarget(
             name: "tessera",
-            dependencies: [ "NATSClientTesting", "ProximityTransportTesting",
+            dependencies: [ "TesseraTrustTesting", "NATSClientTesting", "ProximityTransportTesting",
                 "TesseraCore",
                 "TesseraCBOR",
                 "TesseraCOSE",
@@ -357,7 +368,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseraTrustTests",
-            dependencies: [
+            dependencies: [ "TesseraTrustTesting",
                 "TesseraTestSupport",
                 "TesseraTrust",
                 .product(name: "X509", package: "swift-certificates"),
@@ -368,7 +379,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseraJOSETests",
-            dependencies: [
+            dependencies: [ "TesseraTrustTesting",
                 "TesseraTestSupport",
                 "TesseraJOSE",
                 "TesseraTrust",
@@ -382,7 +393,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MDocTests",
-            dependencies: [
+            dependencies: [ "TesseraTrustTesting",
                 "TesseraTestSupport",
                 "MDoc",
                 "TesseraTrust",
@@ -396,7 +407,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProximityTests",
-            dependencies: [ "ProximityTransportTesting",
+            dependencies: [ "TesseraTrustTesting", "ProximityTransportTesting",
                 "TesseraTestSupport", "HolderKit", "VerifierKit", "ProximityTransport", "MDoc", "TesseraTrust",
                 "TesseraCore", "TesseraCBOR", "TesseraCOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -415,7 +426,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SDJWTTests",
-            dependencies: [
+            dependencies: [ "TesseraTrustTesting",
                 "TesseraTestSupport",
                 "SDJWT",
                 "TesseraJOSE",
@@ -429,7 +440,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenID4VPTests",
-            dependencies: [
+            dependencies: [ "TesseraTrustTesting",
                 "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport",
                 "OpenID4VP",
@@ -452,7 +463,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VerifierServiceTests",
-            dependencies: [
+            dependencies: [ "TesseraTrustTesting",
                 "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport", "VerifierService", "HolderKit", "OpenID4VP", "SDJWT", "MDoc", "TesseraJOSE", "TesseraCore",
                 "TesseraTrust", "TesseraCBOR",
@@ -521,7 +532,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseraCLITests",
-            dependencies: [
+            dependencies: [ "TesseraTrustTesting",
                 "TesseraHTTP", "HTTPTransport",
                 "tessera", "TesseraTestSupport", "TesseraTrust", "TesseraJOSE", "HolderKit", "OpenID4VP",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),

@@ -72,6 +72,7 @@ let package = Package(
         .executableTarget(
             name: "ProximityBenchmarks",
             dependencies: [
+                .product(name: "TesseraTrustTesting", package: "Tessera"),
                 .product(name: "ProximityTransportTesting", package: "Tessera"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "HolderKit", package: "Tessera"),
@@ -91,6 +92,7 @@ let package = Package(
         .executableTarget(
             name: "VerifierServiceBenchmarks",
             dependencies: [
+                .product(name: "TesseraTrustTesting", package: "Tessera"),
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkSupport",
                 .product(name: "VerifierService", package: "Tessera"),

@@ -26,6 +26,7 @@ import TesseraCore
 import TesseraTrust
 import VerifierKit
 import ProximityTransportTesting
+import TesseraTrustTesting
 
 private func must<T>(_ label: String, _ body: () throws -> T) -> T {
     do { return try body() } catch { fatalError("ProximityBenchmarks: \(label): \(error)") }

@@ -14,6 +14,7 @@ import TesseraTrust
 import X509
 import TesseraHTTP
 import HTTPTransport
+import TesseraTrustTesting
 
 /// One deployment: `instances` services sharing one database and one base URL (the first instance's), each pinned
 /// to its own core when `pinned`.

@@ -21,11 +21,11 @@ public struct AnnexBOptions: Sendable, Hashable {
 }
 
 /// Maximum validity periods of Annex B, in days.
-enum MaximumValidity {
+package enum MaximumValidity {
     /// 20 years (B.1.2), counted with 5 leap days.
-    static let iacaRoot = 20 * 365 + 5
+    package static let iacaRoot = 20 * 365 + 5
     /// B.1.3.
-    static let documentSigner = 457
+    package static let documentSigner = 457
     /// B.1.7.
-    static let readerAuthentication = 1187
+    package static let readerAuthentication = 1187
 }

@@ -5,7 +5,7 @@ import X509
 /// Small read-only helpers over swift-certificates' `Certificate` used by the rules.
 extension Certificate {
     /// String values of one attribute type in the subject, in order.
-    func subjectValues(_ type: ASN1ObjectIdentifier) -> [String] {
+    package func subjectValues(_ type: ASN1ObjectIdentifier) -> [String] {
         var values: [String] = []
         for rdn in subject {
             for attribute in rdn where attribute.type == type {

@@ -12,13 +12,13 @@ extension ASN1ObjectIdentifier {
     }
 
     /// Extension identifiers that swift-certificates does not name.
-    enum AdditionalExtensionID {
-        static let issuerAlternativeName: ASN1ObjectIdentifier = [2, 5, 29, 18]
-        static let crlDistributionPoints: ASN1ObjectIdentifier = [2, 5, 29, 31]
-        static let policyMappings: ASN1ObjectIdentifier = [2, 5, 29, 33]
-        static let policyConstraints: ASN1ObjectIdentifier = [2, 5, 29, 36]
-        static let freshestCRL: ASN1ObjectIdentifier = [2, 5, 29, 46]
-        static let inhibitAnyPolicy: ASN1ObjectIdentifier = [2, 5, 29, 54]
+    package enum AdditionalExtensionID {
+        package static let issuerAlternativeName: ASN1ObjectIdentifier = [2, 5, 29, 18]
+        package static let crlDistributionPoints: ASN1ObjectIdentifier = [2, 5, 29, 31]
+        package static let policyMappings: ASN1ObjectIdentifier = [2, 5, 29, 33]
+        package static let policyConstraints: ASN1ObjectIdentifier = [2, 5, 29, 36]
+        package static let freshestCRL: ASN1ObjectIdentifier = [2, 5, 29, 46]
+        package static let inhibitAnyPolicy: ASN1ObjectIdentifier = [2, 5, 29, 54]
     }
 }
 

@@ -26,7 +26,7 @@ public struct IssuerAlternativeName: Sendable, Hashable {
     }
 
     /// Whether one of the names is an e-mail address or a URI, the two forms Annex B allows.
-    var hasEmailOrURI: Bool {
+    package var hasEmailOrURI: Bool {
         names.contains { name in
             switch name {
             case .rfc822Name, .uniformResourceIdentifier: return true

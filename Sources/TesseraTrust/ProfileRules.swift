@@ -334,3 +334,6 @@ struct MaximumValidityRule: AnnexBRule {
             ? [.validityPeriodTooLong(certificate: index, profile: profile, days: days, maximumDays: maximumDays)] : []
     }
 }
+
+/// An upper-case ISO 3166-1 alpha-2 country code (Annex B), for the test PKI's request checks.
+package func isISO3166CountryCode(_ value: String) -> Bool { SubjectNameRule.isCountryCode(value) }

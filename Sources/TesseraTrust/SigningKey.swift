@@ -78,7 +78,7 @@ public enum SigningKey: Sendable, CustomStringConvertible, CustomDebugStringConv
     }
 
     /// ECDSA with the hash matching the curve (B.1: ecdsa-with-SHA256 for P-256, ecdsa-with-SHA384 for P-384).
-    var signatureAlgorithm: Certificate.SignatureAlgorithm {
+    package var signatureAlgorithm: Certificate.SignatureAlgorithm {
         switch self {
         case .p256: return .ecdsaWithSHA256
         case .p384: return .ecdsaWithSHA384
@@ -92,8 +92,8 @@ public enum SigningKey: Sendable, CustomStringConvertible, CustomDebugStringConv
     public var debugDescription: String { description }
 }
 
-enum RandomBytes {
-    static func draw(_ count: Int, using random: inout some RandomNumberGenerator) -> [UInt8] {
+package enum RandomBytes {
+    package static func draw(_ count: Int, using random: inout some RandomNumberGenerator) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count + 8)
         while bytes.count < count {

@@ -4,6 +4,7 @@ import SDJWT
 import TesseraCore
 import TesseraJOSE
 import TesseraTrust
+import TesseraTrustTesting
 
 /// The SD-JWT VC part of `tessera demo` (and of the demo wallet): a test PID issuer (x5c chain to a test root)
 /// issues a PID-like SD-JWT VC with a Token Status List entry, the holder presents a few claims with a KB-JWT, and

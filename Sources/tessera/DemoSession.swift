@@ -8,6 +8,7 @@ import TesseraCore
 import TesseraTrust
 import VerifierKit
 import ProximityTransportTesting
+import TesseraTrustTesting
 
 /// The second half of `tessera demo`: a test issuer, then a holder and a reader — each an orchestrator
 /// with single-use sessions — run one ISO 18013-5 presentation over the simulated BLE radio: QR engagement,

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TesseraTrust
+import TesseraTrustTesting
 
 /// A test issuer on disk: iaca.pem, iaca.key.pem, ds.pem, ds.key.pem (keys PKCS#8, mode 0600), as
 /// `tessera mdoc iaca create` writes it and `tessera wallet add-mdl` uses it.

@@ -5,6 +5,7 @@ import TesseraCBOR
 import TesseraCOSE
 import TesseraTrust
 import X509
+import TesseraTrustTesting
 
 /// Reading and writing the files the mdoc commands exchange.
 enum MDocFiles {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TesseraJOSE
 import TesseraTrust
+import TesseraTrustTesting
 
 /// `tessera sdjwt pki create`: test keys and certificates for `sdjwt issue` / `verify`.
 struct SDJWTPKICreate: ParsableCommand {

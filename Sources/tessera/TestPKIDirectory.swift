@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TesseraTrust
+import TesseraTrustTesting
 
 /// A test root and one leaf on disk: root.pem, <leaf>.pem, <leaf>.key.pem (PKCS#8, mode 0600). The PID issuer
 /// (`wallet add-pid`) and the verifier service's client identity (`verifier serve`) each keep one.

@@ -6,6 +6,7 @@ import TesseraCOSE
 import TesseraCore
 import TesseraTrust
 @testable import MDoc
+import TesseraTrustTesting
 
 /// Interop with pymdoccbor 1.4.0 (PyPI, IdentityPython/pyMDOC-CBOR), both ways, through
 /// Fixtures/pymdoccbor_peer.py (JSON on stdin, hex or a JSON verdict on stdout).

@@ -7,6 +7,7 @@ import TesseraCore
 import TesseraTrust
 import X509
 @testable import MDoc
+import TesseraTrustTesting
 
 /// The tampering matrix for `MDocVerifier` (ISO/IEC 18013-5:2021 §9.3.1).
 ///

@@ -6,6 +6,7 @@ import TesseraCore
 import TesseraTrust
 import X509
 @testable import MDoc
+import TesseraTrustTesting
 
 /// A test IACA, document signer and holder, all from a seeded source at a pinned instant.
 struct TestWorld {

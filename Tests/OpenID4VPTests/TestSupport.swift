@@ -14,6 +14,7 @@ import TesseraHTTP
 
 @testable import OpenID4VP
 @_exported import TesseraTestSupport
+import TesseraTrustTesting
 
 enum Fixtures {
     static func data(_ name: String) throws -> Data {

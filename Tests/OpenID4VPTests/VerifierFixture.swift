@@ -9,6 +9,7 @@ import X509
 import TesseraHTTP
 
 @testable import OpenID4VP
+import TesseraTrustTesting
 
 /// A verifier as the wallet sees it: an x509_san_dns identity, its request-signing certificate, an ephemeral
 /// response encryption key, and the Authorization Requests it sends.

@@ -10,6 +10,7 @@ import Testing
 @testable import HolderKit
 @testable import VerifierKit
 import ProximityTransportTesting
+import TesseraTrustTesting
 
 /// Holder and reader end to end over the simulated radio, including every failure path the issue lists.
 @Suite struct PresentationTests {

@@ -5,6 +5,7 @@ import TesseraCBOR
 import TesseraCOSE
 import TesseraCore
 import TesseraTrust
+import TesseraTrustTesting
 
 /// A test issuer (IACA + document signer), a reader PKI, and an mDL for a software device key, all from a
 /// seeded random source at a pinned instant.

@@ -5,6 +5,7 @@ import TesseraJOSE
 import TesseraTrust
 import Testing
 import X509
+import TesseraTrustTesting
 
 /// Serves canned documents by URL and records what was asked for.
 final class StaticMetadataFetcher: JWTVCIssuerMetadataFetcher {

@@ -9,6 +9,7 @@ import Testing
 import X509
 import TesseraHTTP
 import HTTPTransport
+import TesseraTrustTesting
 
 /// A verifier behind HTTPS with a private CA (`tessera verifier serve --tls-cert/--tls-key`): `tessera wallet present`
 /// reaches it with `--tls-ca` or `SSL_CERT_FILE`, and refuses it with neither (the system store does not know the CA).

@@ -6,6 +6,7 @@ import _CryptoExtras
 import TesseraCore
 
 @testable import TesseraJOSE
+import TesseraTrustTesting
 
 @Suite("JWS signing and verification for every algorithm")
 struct JWSSigningTests {

@@ -6,6 +6,7 @@ import Testing
 import X509
 
 @testable import TesseraJOSE
+import TesseraTrustTesting
 
 @Suite("JWS x5c header validated through TesseraTrust")
 struct JWSX5CTests {

@@ -4,6 +4,7 @@ import SwiftASN1
 import TesseraTrust
 import Testing
 import X509
+import TesseraTrustTesting
 
 /// Every link of the path is checked: a chain with a good leaf but a broken intermediate, or carrying an extra
 /// certificate, fails (EUDI Android once accepted a chain when any one certificate passed).

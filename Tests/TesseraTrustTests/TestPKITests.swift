@@ -4,6 +4,7 @@ import SwiftASN1
 import TesseraTrust
 import Testing
 import X509
+import TesseraTrustTesting
 
 @Suite("Test PKI creation")
 struct TestPKITests {

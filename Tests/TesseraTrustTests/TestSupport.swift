@@ -4,6 +4,7 @@ import TesseraTrust
 import Testing
 import X509
 @_exported import TesseraTestSupport
+import TesseraTrustTesting
 
 
 /// The ISO/IEC 18013-5 Annex D certificates (Fixtures/iso18013-5-annex-d.json).

@@ -4,6 +4,7 @@ import Testing
 import X509
 
 @testable import TesseraTrust
+import TesseraTrustTesting
 
 /// A root → intermediate → leaf chain from `X5CTestPKI`, valid during 2030.
 struct X5CTestChain {

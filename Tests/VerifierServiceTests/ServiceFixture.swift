@@ -12,6 +12,7 @@ import VerifierService
 import X509
 import TesseraHTTP
 import HTTPTransport
+import TesseraTrustTesting
 
 /// A clock the tests move forward (transaction expiry).
 final class MovableClock: TesseraClock {

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraTrust
 import SwiftASN1
 import X509
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TesseraTrust
 import SwiftASN1
 import X509
 
@@ -411,7 +412,7 @@ enum PKIRequestCheck {
     }
 
     static func country(_ value: String) throws(TrustError) {
-        guard SubjectNameRule.isCountryCode(value) else {
+        guard isISO3166CountryCode(value) else {
             throw .invalidIssuanceRequest("country \"\(value)\" is not an upper-case ISO 3166-1 alpha-2 code")
         }
     }
