@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "ProximityTransportTesting", targets: ["ProximityTransportTesting"]),
         .library(name: "NATSClientTesting", targets: ["NATSClientTesting"]),
         .library(name: "TesseraTrustTesting", targets: ["TesseraTrustTesting"]),
+        .library(name: "DeviceAttestationTesting", targets: ["DeviceAttestationTesting"]),
+        .library(name: "WalletInstanceKitTesting", targets: ["WalletInstanceKitTesting"]),
         .library(name: "HolderKit", targets: ["HolderKit"]),
         .library(name: "VerifierKit", targets: ["VerifierKit"]),
         .library(name: "SDJWT", targets: ["SDJWT"]),
@@ -84,7 +86,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .target(name: "TesseraQR", exclude: ["README.md"]),
         // RFC 9106 Argon2id/Argon2i/Argon2d with BLAKE2b (RFC 7693), pure Swift.
@@ -166,7 +169,7 @@ let package = Package(
         ),
         .target(name: "ProximityTransport", dependencies: ["TesseraCore"], exclude: ["README.md"]),
         // The simulated radio: a GATT radio in memory with MTU, latency and fault injection (testing product).
-        .target(name: "ProximityTransportTesting", dependencies: ["ProximityTransport", "TesseraCore"]),
+        .target(name: "ProximityTransportTesting", dependencies: ["ProximityTransport", "TesseraCore"], exclude: ["README.md"]),
         // What the holder's and the reader's single-use sessions share (state table, sealed setters, release).
         .target(name: "ProximitySession", dependencies: ["ProximityTransport", "TesseraCore"], exclude: ["README.md"]),
         // Apple App Attest and Android Key Attestation verification (and a test authority for Android chains).
@@ -176,6 +179,18 @@ let package = Package(
                 "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraTrust",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            exclude: ["README.md"]
+        ),
+        // Test attestation authorities: App Attest objects and assertions, Android key attestation chains and
+        // Play-Integrity-shaped tokens under a test root (testing product).
+        .target(
+            name: "DeviceAttestationTesting",
+            dependencies: [
+                "DeviceAttestation", "TesseraCore", "TesseraCBOR", "TesseraCOSE", "TesseraJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
@@ -210,6 +225,18 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // Device Integrity Services for Linux and tests: keys in a KeyStore, attested by DeviceAttestationTesting
+        // (testing product).
+        .target(
+            name: "WalletInstanceKitTesting",
+            dependencies: [
+                "WalletInstanceKit", "DeviceAttestationTesting", "DeviceAttestation", "HolderKit", "MDoc", "TesseraCore",
+                "TesseraCOSE", "TesseraJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["README.md"]
+        ),
         // Layer 3: services. ServiceSupport is what they share (database choice, wire errors, JSON bodies).
         .target(
             name: "ServiceSupport",
@@ -237,7 +264,7 @@ let package = Package(
             exclude: ["README.md"]
         ),
         // The in-process NATS bus (operator-mode accounts, permissions, revocation) of the demo and the tests.
-        .target(name: "NATSClientTesting", dependencies: ["NATSClient", "TesseraCore", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "NATSClientTesting", dependencies: ["NATSClient", "TesseraCore", .product(name: "Crypto", package: "swift-crypto")], exclude: ["README.md"]),
         // NATS client protocol on SwiftNIO, nkeys and operator-mode JWTs (layer 1).
         .target(
             name: "NATSClient",
@@ -310,7 +337,7 @@ let package = Package(
         // The one CLI.
         .executableTarget(
             name: "tessera",
-            dependencies: [ "TesseraTrustTesting", "NATSClientTesting", "ProximityTransportTesting",
+            dependencies: [ "WalletInstanceKitTesting", "DeviceAttestationTesting", "TesseraTrustTesting", "NATSClientTesting", "ProximityTransportTesting",
                 "TesseraCore",
                 "TesseraCBOR",
                 "TesseraCOSE",
@@ -479,7 +506,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeviceAttestationTests",
-            dependencies: [
+            dependencies: [ "DeviceAttestationTesting",
                 "TesseraTestSupport", "DeviceAttestation", "TesseraCore", "TesseraCBOR", "TesseraTrust", "TesseraJOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -489,7 +516,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletProviderTests",
-            dependencies: [
+            dependencies: [ "WalletInstanceKitTesting", "DeviceAttestationTesting",
                 "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport", "WalletProvider", "WalletInstanceKit", "DeviceAttestation", "ServiceSupport", "Argon2",
                 "HolderKit", "OpenID4VP", "TesseraJOSE", "TesseraCore",

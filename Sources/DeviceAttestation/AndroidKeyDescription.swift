@@ -9,8 +9,8 @@ import SwiftASN1
 ///         keyMintVersion INTEGER, keyMintSecurityLevel SecurityLevel,
 ///         attestationChallenge OCTET_STRING, uniqueId OCTET_STRING,
 ///         softwareEnforced AuthorizationList, hardwareEnforced AuthorizationList }
-struct AndroidKeyDescription: Sendable {
-    static let oid: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 11129, 2, 1, 17]
+package struct AndroidKeyDescription: Sendable {
+    package static let oid: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 11129, 2, 1, 17]
 
     var attestationVersion: Int
     var attestationSecurityLevel: AndroidSecurityLevel

@@ -16,7 +16,7 @@ public struct AppAttestAppID: Sendable, Hashable {
     public var rpID: String { teamID + "." + bundleID }
 
     /// SHA-256 of the UTF-8 rpID, as authenticator data carries it.
-    var rpIDHash: Data { Data(SHA256.hash(data: Data(rpID.utf8))) }
+    package var rpIDHash: Data { Data(SHA256.hash(data: Data(rpID.utf8))) }
 }
 
 /// The App Attest environment an attestation was made in, from the aaguid of its authenticator data
@@ -32,7 +32,7 @@ public enum AppAttestEnvironment: String, Sendable, Hashable {
     }
 
     /// The aaguid App Attest writes for the environment.
-    var aaguid: Data {
+    package var aaguid: Data {
         switch self {
         case .development: Data("appattestdevelop".utf8)
         case .production: Data("appattest".utf8) + Data(repeating: 0, count: 7)

@@ -26,8 +26,8 @@ public struct AppAttestExtensions: Sendable, Hashable {
     /// Keys of the map this verifier does not interpret (kept by name, so an operator sees what a newer OS sends).
     public let otherKeys: [String]
 
-    static let bundleVersionKey = "apple_bundle_version_01"
-    static let validationCategoryKey = "apple_validation_category_01"
+    package static let bundleVersionKey = "apple_bundle_version_01"
+    package static let validationCategoryKey = "apple_validation_category_01"
     /// Extension maps are a few dozen bytes; anything larger is not what a device writes.
     static let maxEntries = 16
 

@@ -4,8 +4,8 @@ import SwiftASN1
 /// The credential certificate's nonce extension (OID 1.2.840.113635.100.8.2): a DER SEQUENCE holding one
 /// `[1] EXPLICIT OCTET STRING`, the SHA-256 nonce the device bound into the certificate
 /// ("Validating apps that connect to your server", attestation step 4).
-enum AppAttestNonce {
-    static let oid: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 8, 2]
+package enum AppAttestNonce {
+    package static let oid: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 8, 2]
 
     static func value(in certificate: AttestationCertificate) throws(AttestationParseError) -> Data {
         guard let ext = try certificate.uniqueExtension(oid) else {

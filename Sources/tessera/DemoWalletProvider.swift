@@ -5,6 +5,8 @@ import HolderKit
 import TesseraJOSE
 import WalletInstanceKit
 import WalletProvider
+import DeviceAttestationTesting
+import WalletInstanceKitTesting
 
 /// The IT-Wallet part of `tessera demo`: a Wallet Provider in process on loopback (SQLite in a temporary home,
 /// trusting the Linux test attestation root), an account, then a wallet instance on a simulated Android device

@@ -6,6 +6,7 @@ import Foundation
 import ServiceSupport
 import WalletProvider
 import X509
+import DeviceAttestationTesting
 
 /// `tessera provider …`: the IT-Wallet Wallet Provider.
 struct ProviderCommand: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import Foundation
 import HolderKit
 import WalletInstanceKit
 import X509
+import DeviceAttestationTesting
 
 /// The CLI's test Device Integrity Service on Linux: an `AndroidTestAttestationAuthority` kept in
 /// `$TESSERA_HOME/device-integrity` (root-certificate.pem is what `tessera provider serve --trust-test-attestation-root`

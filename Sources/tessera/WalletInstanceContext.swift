@@ -5,6 +5,7 @@ import TesseraJOSE
 import WalletInstanceKit
 import WalletProvider
 import TesseraHTTP
+import WalletInstanceKitTesting
 
 /// The pieces the `wallet-instance` commands share: the instance store, the key store, the test integrity
 /// service and an HTTP client.

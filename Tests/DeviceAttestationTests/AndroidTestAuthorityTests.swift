@@ -3,6 +3,7 @@ import DeviceAttestation
 import Foundation
 import TesseraCore
 import Testing
+import DeviceAttestationTesting
 
 /// The test attestation authority issues chains the verifier reads like a device's.
 @Suite struct AndroidTestAuthorityTests {

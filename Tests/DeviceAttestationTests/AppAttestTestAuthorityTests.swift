@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import DeviceAttestation
+import DeviceAttestationTesting
 
 /// The test authority's attestation objects and assertions pass the verifier exactly when its root is trusted.
 struct AppAttestTestAuthorityTests {

@@ -7,6 +7,7 @@ import TesseraHTTP
 import Testing
 import WalletInstanceKit
 import WalletProvider
+import DeviceAttestationTesting
 
 /// The iOS path end to end: App Attest attestation objects and assertions in Apple's format under a test App
 /// Attestation root, through registration and the token endpoint, and the stored counter under concurrent replay.

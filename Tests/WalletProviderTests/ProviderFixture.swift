@@ -13,6 +13,8 @@ import WalletProvider
 import X509
 import TesseraHTTP
 import HTTPTransport
+import DeviceAttestationTesting
+import WalletInstanceKitTesting
 
 struct FixtureError: Error, CustomStringConvertible {
     let description: String

@@ -1,6 +1,8 @@
 import Crypto
 import DeviceAttestation
+import DeviceAttestationTesting
 import Foundation
+import WalletInstanceKit
 import HolderKit
 import Synchronization
 import TesseraCore

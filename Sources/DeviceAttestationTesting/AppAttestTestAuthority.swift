@@ -1,4 +1,5 @@
 import Crypto
+import DeviceAttestation
 import Foundation
 import SwiftASN1
 import TesseraCBOR
