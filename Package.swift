@@ -131,6 +131,17 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        // API doubles of the Apple frameworks the platform adapters use (CoreBluetooth, DeviceCheck), so those adapters
+        // compile and are tested where the frameworks are absent. Their sources are empty on Apple platforms, where
+        // the real frameworks are imported instead. Internal plumbing: no product exports them.
+        // CoreBluetooth's classes carry no Sendable annotations; like that Objective-C framework, the double has not
+        // adopted Swift concurrency checking (Swift 5 mode), so `@preconcurrency import` treats both alike. It is
+        // written to compile cleanly in the Swift 6 mode too.
+        .target(
+            name: "CoreBluetoothDouble", path: "Sources/AppleFrameworkDoubles/CoreBluetoothDouble",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(name: "DeviceCheckDouble", path: "Sources/AppleFrameworkDoubles/DeviceCheckDouble"),
         .target(name: "ProximityTransport", exclude: ["README.md"]),
         // Apple App Attest and Android Key Attestation verification (and a test authority for Android chains).
         .target(
