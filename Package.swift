@@ -142,7 +142,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(name: "DeviceCheckDouble", path: "Sources/AppleFrameworkDoubles/DeviceCheckDouble"),
-        .target(name: "ProximityTransport", exclude: ["README.md"]),
+        .target(name: "ProximityTransport", dependencies: ["CoreBluetoothDouble"], exclude: ["README.md"]),
         // Apple App Attest and Android Key Attestation verification (and a test authority for Android chains).
         .target(
             name: "DeviceAttestation",
@@ -183,6 +183,7 @@ let package = Package(
             name: "WalletInstanceKit",
             dependencies: [
                 "TesseraCore", "TesseraCOSE", "TesseraJOSE", "DeviceAttestation", "OpenID4VP", "HolderKit", "MDoc",
+                "DeviceCheckDouble",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

@@ -1,5 +1,8 @@
 #if canImport(CoreBluetooth)
 @preconcurrency import CoreBluetooth
+#else
+@preconcurrency import CoreBluetoothDouble
+#endif
 import Foundation
 import Synchronization
 
@@ -286,4 +289,3 @@ final class CoreBluetoothCentralClient: NSObject, GATTClientLink, CBCentralManag
         }
     }
 }
-#endif

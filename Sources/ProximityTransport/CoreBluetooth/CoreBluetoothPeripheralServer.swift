@@ -1,5 +1,8 @@
 #if canImport(CoreBluetooth)
 @preconcurrency import CoreBluetooth
+#else
+@preconcurrency import CoreBluetoothDouble
+#endif
 import Foundation
 import Synchronization
 
@@ -238,4 +241,3 @@ final class CoreBluetoothPeripheralServer: NSObject, GATTServerLink, CBPeriphera
         }
     }
 }
-#endif
