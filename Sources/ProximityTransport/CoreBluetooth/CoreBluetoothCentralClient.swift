@@ -191,6 +191,14 @@ final class CoreBluetoothCentralClient: NSObject, GATTClientLink, CBCentralManag
         state.withLock { _ = $0.subscriptions[uuid]?.resumeFirst(with: result) }
     }
 
+    /// The peripheral removed the session's service (Service Changed). An iOS peripheral that closes cannot drop a
+    /// central, it removes its service: for this link that is the peer going away.
+    func peripheral(_ peripheral: CBPeripheral, didModifyServices invalidatedServices: [CBService]) {
+        guard invalidatedServices.contains(where: { $0.uuid.foundationUUID == serviceUUID }) else { return }
+        finishSetup(.failure(.disconnected))
+        linkLost()
+    }
+
     func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {
         state.withLock { $0.readyToWrite.resumeAll(with: .success(())) }
     }
