@@ -187,20 +187,30 @@ final class CoreBluetoothPeripheralServer: NSObject, GATTServerLink, CBPeriphera
     // MARK: GATTServerLink
 
     func notify(_ value: Data, characteristic: UUID) async throws(TransportError) {
+        // Only a notifying characteristic of the service can be updated; anything else would never be "ready".
+        guard let item = definition.characteristic(characteristic) else { throw .characteristicNotFound(characteristic) }
+        guard item.properties.contains(.notify) else {
+            throw .protocolViolation("characteristic \(characteristic.uuidString) does not notify")
+        }
         while true {
             // Reserve before trying, so a "ready" between a refused update and the wait is not lost.
             let id = try state.withLock { state throws(TransportError) -> UInt64 in
                 guard !state.closed, state.central != nil else { throw .disconnected }
                 return state.readyForUpdates.reserve()
             }
-            let sent: Bool = await withCheckedContinuation { continuation in
+            // nil: the service is not published (any more).
+            let sent: Bool? = await withCheckedContinuation { continuation in
                 queue.async { [self] in
                     guard let target = characteristics[characteristic] else {
-                        continuation.resume(returning: false)
+                        continuation.resume(returning: nil)
                         return
                     }
                     continuation.resume(returning: manager.updateValue(value, for: target, onSubscribedCentrals: nil))
                 }
+            }
+            guard let sent else {
+                state.withLock { $0.readyForUpdates.discard(id) }
+                throw .disconnected
             }
             if sent {
                 state.withLock { $0.readyForUpdates.discard(id) }
