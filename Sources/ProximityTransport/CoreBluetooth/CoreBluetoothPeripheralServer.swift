@@ -230,7 +230,10 @@ final class CoreBluetoothPeripheralServer: NSObject, GATTServerLink, CBPeriphera
     func stopAdvertising() {
         state.withLock { $0.advertising = false }
         let manager = self.manager
-        queue.async { manager.stopAdvertising() }
+        queue.async {
+            // Below .poweredOn advertising has stopped already, and CoreBluetooth refuses commands.
+            if manager.state == .poweredOn { manager.stopAdvertising() }
+        }
     }
 
     func close() {
@@ -245,8 +248,12 @@ final class CoreBluetoothPeripheralServer: NSObject, GATTServerLink, CBPeriphera
         // CoreBluetooth cannot drop a central; removing the service ends what the central can do with it.
         let manager = self.manager
         queue.async {
-            manager.stopAdvertising()
-            manager.removeAllServices()
+            // CoreBluetooth takes commands in the powered-on state only; below it advertising has stopped and the
+            // centrals are disconnected already.
+            if manager.state == .poweredOn {
+                manager.stopAdvertising()
+                manager.removeAllServices()
+            }
             manager.delegate = nil
         }
     }
