@@ -394,6 +394,12 @@ let package = Package(
             name: "ProximityTransportTests",
             dependencies: ["ProximityTransport", "TesseraTestSupport"]
         ),
+        // The CoreBluetooth adapters driven through the framework double the way iOS drives them (delegate order,
+        // back-pressure, power and permission states).
+        .testTarget(
+            name: "AppleAdapterTests",
+            dependencies: ["ProximityTransport", "CoreBluetoothDouble"]
+        ),
         .testTarget(
             name: "TesseraQRTests",
             dependencies: ["TesseraQR", "TesseraTestSupport", "TesseraCore"],
