@@ -319,8 +319,16 @@ let package = Package(
             ],
             resources: [.copy("Resources/annex-d-device-response.cbor")]
         ),
-        // Helpers shared by the test targets (hex literals, the Python peer interpreter).
-        .target(name: "TesseraTestSupport", dependencies: ["TesseraJOSE", "NATSClient"], path: "Tests/TesseraTestSupport"),
+        // Helpers shared by the test targets (hex literals, the Python peer interpreter, an App Attest device for the
+        // DeviceCheck double).
+        .target(
+            name: "TesseraTestSupport",
+            dependencies: [
+                "TesseraJOSE", "NATSClient", "DeviceAttestation", "DeviceCheckDouble",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/TesseraTestSupport"
+        ),
         .testTarget(
             name: "TesseraCBORTests",
             dependencies: [
@@ -394,11 +402,14 @@ let package = Package(
             name: "ProximityTransportTests",
             dependencies: ["ProximityTransport", "TesseraTestSupport"]
         ),
-        // The CoreBluetooth adapters driven through the framework double the way iOS drives them (delegate order,
-        // back-pressure, power and permission states).
+        // The CoreBluetooth adapters and the App Attest integrity service driven through the framework doubles the
+        // way iOS drives them (delegate order, back-pressure, power and permission states).
         .testTarget(
             name: "AppleAdapterTests",
-            dependencies: ["ProximityTransport", "CoreBluetoothDouble"]
+            dependencies: [
+                "ProximityTransport", "CoreBluetoothDouble", "DeviceCheckDouble", "WalletInstanceKit", "DeviceAttestation",
+                "TesseraTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "TesseraQRTests",
@@ -469,7 +480,8 @@ let package = Package(
         .testTarget(
             name: "WalletProviderTests",
             dependencies: [
-                "TesseraTestSupport", "WalletProvider", "WalletInstanceKit", "DeviceAttestation", "ServiceSupport", "Argon2",
+                "TesseraTestSupport", "WalletProvider", "WalletInstanceKit", "DeviceAttestation", "DeviceCheckDouble",
+                "ServiceSupport", "Argon2",
                 "HolderKit", "OpenID4VP", "TesseraJOSE", "TesseraCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
