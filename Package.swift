@@ -391,8 +391,8 @@ let package = Package(
         .testTarget(
             name: "ProximityTests",
             dependencies: [
-                "TesseraTestSupport", "HolderKit", "VerifierKit", "ProximityTransport", "MDoc", "TesseraTrust",
-                "TesseraCore", "TesseraCBOR", "TesseraCOSE",
+                "TesseraTestSupport", "HolderKit", "VerifierKit", "ProximityTransport", "CoreBluetoothDouble", "MDoc",
+                "TesseraTrust", "TesseraCore", "TesseraCBOR", "TesseraCOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
