@@ -466,7 +466,8 @@ public final class BluetoothAir: @unchecked Sendable {
                     if database(link.server).contains(where: { services.contains($0.uuid) }) { found.append(peripheral) }
                 }
             }
-            record(manager.host, .retrieveConnectedPeripherals(services: services.map(\.uuidString), found: found.map(\.identifier)))
+            record(manager.host, .retrieveConnectedPeripherals(
+                services: services.map(\.uuidString), found: found.map(\.identifier)))
             _ = manager.requirePoweredOn("retrieveConnectedPeripherals(withServices:)")
             return found
         }
@@ -546,7 +547,9 @@ public final class BluetoothAir: @unchecked Sendable {
             }
             guard let entry = database(link.server).first(where: { $0.uuid == service.uuid }) else {
                 let error = Unchecked<any Error>(CBATTError(.attributeNotFound))
-                postPeripheral(peripheral) { $0.delegate?.peripheral($0, didDiscoverCharacteristicsFor: service, error: error.value) }
+                postPeripheral(peripheral) {
+                    $0.delegate?.peripheral($0, didDiscoverCharacteristicsFor: service, error: error.value)
+                }
                 return
             }
             let known = service.storedCharacteristics ?? []
@@ -554,7 +557,8 @@ public final class BluetoothAir: @unchecked Sendable {
                 .filter { uuids == nil || uuids?.contains($0.key.characteristicUUID) == true }
                 .map { attribute -> CBCharacteristic in
                     if let existing = known.first(where: { $0.uuid == attribute.key.characteristicUUID }) { return existing }
-                    let object = CBCharacteristic(uuid: attribute.key.characteristicUUID, properties: attribute.properties, value: nil)
+                    let object = CBCharacteristic(
+                        uuid: attribute.key.characteristicUUID, properties: attribute.properties, value: nil)
                     object.service = service
                     return object
                 }
@@ -690,7 +694,8 @@ public final class BluetoothAir: @unchecked Sendable {
                     return
                 }
                 guard data.count <= link.mtu - 3 else {
-                    misuse(host, "Write Command of \(data.count) bytes, more than maximumWriteValueLength(for: .withoutResponse) = \(link.mtu - 3) (dropped)")
+                    misuse(host, "Write Command of \(data.count) bytes, more than maximumWriteValueLength(for: "
+                        + ".withoutResponse) = \(link.mtu - 3) (dropped)")
                     return
                 }
                 guard link.toServer.count < host.writeCapacity else {
@@ -865,7 +870,8 @@ public final class BluetoothAir: @unchecked Sendable {
             let name = data?[CBAdvertisementDataLocalNameKey] as? String
             record(manager.host, .startAdvertising(serviceUUIDs: services.map(\.uuidString), localName: name))
             guard manager.requirePoweredOn("startAdvertising(_:)") else { return }
-            let unsupported = (data ?? [:]).keys.filter { $0 != CBAdvertisementDataServiceUUIDsKey && $0 != CBAdvertisementDataLocalNameKey }
+            let accepted = [CBAdvertisementDataServiceUUIDsKey, CBAdvertisementDataLocalNameKey]
+            let unsupported = (data ?? [:]).keys.filter { !accepted.contains($0) }
             if !unsupported.isEmpty {
                 misuse(manager.host, "startAdvertising(_:) with keys CoreBluetooth ignores: \(unsupported.sorted())")
             }
@@ -914,7 +920,8 @@ public final class BluetoothAir: @unchecked Sendable {
             }
             let key = AttributeKey(service: service.uuid, characteristic: characteristic.uuid)
             let targets = links.filter { link in
-                link.serverHost === host && link.subscriptions.contains(key) && (ids == nil || ids?.contains(link.clientIdentifier) == true)
+                link.serverHost === host && link.subscriptions.contains(key)
+                    && (ids == nil || ids?.contains(link.clientIdentifier) == true)
             }
             guard !targets.isEmpty else { return answer(true) }
             guard manager.queuedUpdates + targets.count <= host.notificationCapacity else {
@@ -925,7 +932,8 @@ public final class BluetoothAir: @unchecked Sendable {
             }
             for link in targets {
                 if value.count > link.mtu - 3 {
-                    misuse(host, "notification of \(value.count) bytes, more than maximumUpdateValueLength = \(link.mtu - 3) (truncated)")
+                    misuse(host, "notification of \(value.count) bytes, more than maximumUpdateValueLength = "
+                        + "\(link.mtu - 3) (truncated)")
                 }
                 link.toClient.append(Packet(key: key, value: value.prefix(link.mtu - 3), sender: manager))
                 manager.queuedUpdates += 1
@@ -940,7 +948,7 @@ public final class BluetoothAir: @unchecked Sendable {
             record(manager.host, .respond(characteristic: request.characteristic.uuid.uuidString, result: result))
             guard manager.requirePoweredOn("respond(to:withResult:)") else { return }
             guard let pending = manager.pendingRequests.removeValue(forKey: request.id) else {
-                misuse(manager.host, "respond(to:withResult:) for a request that was answered already, never asked, or a Write Command")
+                misuse(manager.host, "respond(to:withResult:) for a request answered already, never received, or a Write Command")
                 return
             }
             guard pending.link.up else { return }
@@ -1034,11 +1042,20 @@ struct AttributeKey: Hashable {
 
     var characteristicUUID: CBUUID { CBUUID(data: characteristic) }
 
-    /// The characteristic as a Foundation UUID (the double's test peers name 128-bit UUIDs).
-    var characteristicID: UUID {
-        guard characteristic.count == 16 else { return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
-        let b = [UInt8](characteristic)
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    /// The characteristic as a Foundation UUID (the double's test peers name 128-bit UUIDs; a shorter one, which
+    /// they never publish, maps to the nil UUID).
+    var characteristicID: UUID { UUID(bytes: characteristic) ?? UUID(uuid: UUID.nilBytes) }
+}
+
+extension UUID {
+    static let nilBytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// The UUID of 16 big-endian bytes; nil for any other length.
+    init?(bytes data: Data) {
+        guard data.count == 16 else { return nil }
+        var value = UUID.nilBytes
+        withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: data) }
+        self.init(uuid: value)
     }
 }
 

@@ -192,7 +192,8 @@ public enum CoreBluetoothCall: Sendable, Hashable, CustomStringConvertible {
         case .cancelPeripheralConnection(let id): return "cancelPeripheralConnection(\(id))"
         case .retrieveConnectedPeripherals(let services, let found): return "retrieveConnectedPeripherals(\(services)) -> \(found)"
         case .discoverServices(let services): return "discoverServices(\(services.map { "\($0)" } ?? "nil"))"
-        case .discoverCharacteristics(let uuids, let service): return "discoverCharacteristics(\(uuids.map { "\($0)" } ?? "nil"), for: \(service))"
+        case .discoverCharacteristics(let uuids, let service):
+            return "discoverCharacteristics(\(uuids.map { "\($0)" } ?? "nil"), for: \(service))"
         case .readValue(let c): return "readValue(for: \(c))"
         case .setNotifyValue(let on, let c): return "setNotifyValue(\(on), for: \(c))"
         case .writeValue(let data, let c, let type): return "writeValue(\(data.count) bytes, for: \(c), type: \(type))"

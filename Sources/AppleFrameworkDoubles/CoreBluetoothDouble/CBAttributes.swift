@@ -34,13 +34,7 @@ open class CBUUID: NSObject {
 
     /// `CBUUID.uuidString`: upper-case hex, dashed for 128-bit UUIDs.
     public var uuidString: String {
-        if data.count == 16 {
-            let hex = data.map { String(format: "%02X", $0) }.joined()
-            let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-                String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
-            }
-            return parts.joined(separator: "-")
-        }
+        if let uuid = UUID(bytes: data) { return uuid.uuidString }
         return data.map { String(format: "%02X", $0) }.joined()
     }
 

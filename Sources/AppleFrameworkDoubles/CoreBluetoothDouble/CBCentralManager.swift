@@ -41,7 +41,9 @@ open class CBManager: NSObject {
     /// powered on state"; false when the command must be ignored. Call under the air's lock.
     func requirePoweredOn(_ command: String) -> Bool {
         guard reportedState == .poweredOn else {
-            host.misuseLog.append("\(type(of: self)).\(command) while \(reportedState) (API MISUSE: can only accept this command while in the powered on state)")
+            host.misuseLog.append(
+                "\(type(of: self)).\(command) while \(reportedState) "
+                    + "(API MISUSE: can only accept this command while in the powered on state)")
             return false
         }
         return true

@@ -96,7 +96,8 @@ public final class TestPeripheral: @unchecked Sendable {
             guard let link, link.up,
                 let service = services.first(where: { $0.characteristics.contains { $0.uuid == characteristic } })
             else { return }
-            link.toClient.append(Packet(key: AttributeKey(service: service.uuid, characteristic: characteristic), value: value, sender: nil))
+            let key = AttributeKey(service: service.uuid, characteristic: characteristic)
+            link.toClient.append(Packet(key: key, value: value, sender: nil))
             air.schedule(link, .toClient)
         }
     }
@@ -200,7 +201,8 @@ public final class TestCentral: @unchecked Sendable {
     public func write(_ value: Data, service: UUID, characteristic: UUID) {
         air.withLock {
             guard let link, link.up else { return }
-            link.toServer.append(Packet(key: AttributeKey(service: service, characteristic: characteristic), value: value, sender: nil))
+            let key = AttributeKey(service: service, characteristic: characteristic)
+            link.toServer.append(Packet(key: key, value: value, sender: nil))
             air.schedule(link, .toServer)
         }
     }
@@ -242,7 +244,7 @@ public final class TestCentral: @unchecked Sendable {
 
     /// Services the server removed after this central discovered them.
     public var invalidatedServices: [UUID] {
-        air.withLock { invalidatedLog.map { AttributeKey(service: CBUUID(data: $0), characteristic: CBUUID(data: $0)).characteristicID } }
+        air.withLock { invalidatedLog.compactMap { UUID(bytes: $0) } }
     }
 
     func disconnected(_ link: Link) { if self.link === link { self.link = nil } }
