@@ -80,13 +80,15 @@ public final class BluetoothAir: @unchecked Sendable {
 
     func register(_ peripheral: TestPeripheral) { withLock { testPeripherals.append(WeakRef(peripheral)) } }
 
-    /// A central manager was released: its connections end (the peripherals see their subscriptions go).
+    /// A central manager was released: its connections end as if cancelled. What it had already handed to the
+    /// system still goes out first (the system owns those queues), then the peripherals see their subscriptions go.
     func managerGone(central manager: CBCentralManager) {
         let id = ObjectIdentifier(manager)
         withLock {
             centralManagers.removeAll { $0.id == id }
-            for link in links where link.clientManagerID == id {
-                takeDown(link, notifyClient: false, clientError: nil)
+            for link in links where link.clientManagerID == id && !link.clientDetached {
+                link.clientDetached = true
+                scheduleAfterQueued(link) { [self] in takeDown(link, notifyClient: false, clientError: nil) }
             }
         }
     }
