@@ -112,9 +112,8 @@ import Testing
         let setup = makeClient(advertise: false)
         let error = await transportError { try await within { try await setup.client.start(scanTimeout: .milliseconds(100)) } }
         #expect(error == .serviceNotFound(service))
-        await setup.host.air.settle()
-        #expect(setup.host.recordedCalls.prefix(2) == [.centralManagerCreated, .scanForPeripherals(services: [service.cb])])
-        #expect(setup.host.recordedCalls.contains(.stopScan))
+        try await eventually("the scan stopped") { setup.host.recordedCalls.contains(.stopScan) }
+        #expect(setup.host.recordedCalls == [.centralManagerCreated, .scanForPeripherals(services: [service.cb]), .stopScan])
         #expect(setup.host.misuses == [])
     }
 
@@ -126,9 +125,10 @@ import Testing
         let setup = makeClient(host)
         let error = await transportError { try await within { try await setup.client.start(scanTimeout: .milliseconds(200)) } }
         #expect(error == .serviceNotFound(service))
-        await host.air.settle()
+        try await eventually("the cancellation") {
+            host.recordedCalls.contains(.cancelPeripheralConnection(peripheral: setup.peripheral.identifier))
+        }
         #expect(host.recordedCalls.contains(.connect(peripheral: setup.peripheral.identifier)))
-        #expect(host.recordedCalls.contains(.cancelPeripheralConnection(peripheral: setup.peripheral.identifier)))
         // The cancelled attempt does not connect later.
         host.completePendingConnections()
         await host.air.settle()
@@ -276,12 +276,13 @@ import Testing
     @Test func disconnectingCancelsTheConnection() async throws {
         let setup = try await started(makeClient())
         setup.client.disconnect()
+        try await eventually("the cancellation") { setup.host.recordedCalls.count == 8 }
         await setup.host.air.settle()
         #expect(setup.host.calls(after: 6) == [.stopScan, .cancelPeripheralConnection(peripheral: setup.peripheral.identifier)])
         #expect(!setup.peripheral.isConnected)
         #expect(setup.events.all == [])
         setup.client.disconnect()
-        await setup.host.air.settle()
+        await quiesce(setup.host)
         #expect(setup.host.recordedCalls.count == 8)
         #expect(setup.host.misuses == [])
     }
@@ -291,7 +292,7 @@ import Testing
         setup.host.state = .poweredOff
         await setup.host.air.settle()
         setup.client.disconnect()
-        await setup.host.air.settle()
+        await quiesce(setup.host)
         #expect(setup.host.recordedCalls.count == 6)
         #expect(setup.host.misuses == [])
     }

@@ -286,6 +286,7 @@ import Testing
         let (setup, central) = try await connected()
         let before = setup.host.recordedCalls.count
         setup.server.close()
+        try await eventually("the clean-up") { setup.host.calls(after: before).count == 2 }
         await setup.host.air.settle()
         #expect(setup.host.calls(after: before) == [.stopAdvertising, .removeAllServices])
         #expect(central.invalidatedServices == [service])
@@ -293,7 +294,7 @@ import Testing
         #expect(await transportError { try await setup.server.notify(Data([1]), characteristic: mdoc.state) } == .disconnected)
         // Idempotent, and nothing follows.
         setup.server.close()
-        await setup.host.air.settle()
+        await quiesce(setup.host)
         #expect(setup.host.calls(after: before).count == 2)
         #expect(setup.events.all.count == 3)
         #expect(setup.host.misuses == [])
@@ -302,9 +303,8 @@ import Testing
     @Test func stopAdvertisingKeepsTheCentral() async throws {
         let (setup, central) = try await connected()
         setup.server.stopAdvertising()
-        await setup.host.air.settle()
         #expect(!setup.server.isAdvertising)
-        #expect(setup.host.recordedCalls.last == .stopAdvertising)
+        try await eventually("stopAdvertising()") { setup.host.recordedCalls.last == .stopAdvertising }
         try await setup.server.notify(Data([7]), characteristic: mdoc.server2Client)
         await setup.host.air.settle()
         #expect(central.notifications.map(\.value) == [Data([7])])
@@ -317,7 +317,7 @@ import Testing
         await setup.host.air.settle()
         let before = setup.host.recordedCalls.count
         setup.server.close()
-        await setup.host.air.settle()
+        await quiesce(setup.host)
         #expect(setup.host.calls(after: before) == [])
         #expect(setup.host.misuses == [])
     }

@@ -32,6 +32,13 @@ func eventually(
     }
 }
 
+/// For a check that nothing (more) happens after an adapter call that works on the adapter's own queue: gives that
+/// queue time to run, then waits for the double to be idle.
+func quiesce(_ host: BluetoothHost) async {
+    try? await Task.sleep(for: .milliseconds(20))
+    await host.air.settle()
+}
+
 /// Runs `body`, failing instead of hanging when it takes longer than `seconds`.
 func within<T: Sendable>(_ seconds: Double = 10, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
