@@ -167,7 +167,19 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
-        .target(name: "ProximityTransport", dependencies: ["TesseraCore"], exclude: ["README.md"]),
+        // API doubles of the Apple frameworks the platform adapters use (CoreBluetooth, DeviceCheck), so those adapters
+        // compile and are tested where the frameworks are absent. Their sources are empty on Apple platforms, where
+        // the real frameworks are imported instead. Internal plumbing: no product exports them.
+        // CoreBluetooth's classes carry no Sendable annotations; like that Objective-C framework, the double has not
+        // adopted Swift concurrency checking (Swift 5 mode), so `@preconcurrency import` treats both alike. It is
+        // written to compile cleanly in the Swift 6 mode too.
+        .target(
+            name: "CoreBluetoothDouble", path: "Sources/AppleFrameworkDoubles/CoreBluetoothDouble",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(name: "DeviceCheckDouble", path: "Sources/AppleFrameworkDoubles/DeviceCheckDouble"),
+        
+        .target(name: "ProximityTransport", dependencies: ["TesseraCore", "CoreBluetoothDouble"], exclude: ["README.md"]),
         // The simulated radio: a GATT radio in memory with MTU, latency and fault injection (testing product).
         .target(name: "ProximityTransportTesting", dependencies: ["ProximityTransport", "TesseraCore"], exclude: ["README.md"]),
         // What the holder's and the reader's single-use sessions share (state table, sealed setters, release).
@@ -220,6 +232,7 @@ let package = Package(
             name: "WalletInstanceKit",
             dependencies: [
                 "TesseraCore", "TesseraCOSE", "TesseraJOSE", "TesseraHTTP", "DeviceAttestation", "HolderKit", "MDoc",
+                "DeviceCheckDouble",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -371,8 +384,16 @@ let package = Package(
             ],
             resources: [.copy("Resources/annex-d-device-response.cbor")]
         ),
-        // Helpers shared by the test targets (hex literals, the Python peer interpreter).
-        .target(name: "TesseraTestSupport", dependencies: ["TesseraJOSE", "NATSClient"], path: "Tests/TesseraTestSupport"),
+        // Helpers shared by the test targets (hex literals, the Python peer interpreter, an App Attest device for the
+        // DeviceCheck double).
+        .target(
+            name: "TesseraTestSupport",
+            dependencies: [ "DeviceAttestationTesting",
+                "TesseraJOSE", "NATSClient", "DeviceAttestation", "DeviceCheckDouble",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/TesseraTestSupport"
+        ),
         .testTarget(
             name: "TesseraCBORTests",
             dependencies: [
@@ -435,7 +456,7 @@ let package = Package(
         .testTarget(
             name: "ProximityTests",
             dependencies: [ "TesseraTrustTesting", "ProximityTransportTesting",
-                "TesseraTestSupport", "HolderKit", "VerifierKit", "ProximityTransport", "MDoc", "TesseraTrust",
+                "TesseraTestSupport", "HolderKit", "VerifierKit", "ProximityTransport", "CoreBluetoothDouble", "MDoc", "TesseraTrust",
                 "TesseraCore", "TesseraCBOR", "TesseraCOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -445,6 +466,15 @@ let package = Package(
         .testTarget(
             name: "ProximityTransportTests",
             dependencies: [ "ProximityTransportTesting","ProximityTransport", "TesseraTestSupport"]
+        ),
+        // The CoreBluetooth adapters and the App Attest integrity service driven through the framework doubles the
+        // way iOS drives them (delegate order, back-pressure, power and permission states).
+        .testTarget(
+            name: "AppleAdapterTests",
+            dependencies: [ "DeviceAttestationTesting",
+                "ProximityTransport", "CoreBluetoothDouble", "DeviceCheckDouble", "WalletInstanceKit", "DeviceAttestation",
+                "TesseraTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "TesseraQRTests",

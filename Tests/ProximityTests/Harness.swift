@@ -34,15 +34,25 @@ struct Harness {
     let holder: HolderOrchestrator
     let verifier: VerifierOrchestrator
     let camera = InProcessCamera()
+    /// Where the holder's and the reader's calls run (so that the radios they create find their phone, e.g. a
+    /// CoreBluetooth host of the double each); directly by default.
+    let holderScope: Scope
+    let readerScope: Scope
 
+    typealias Scope = @Sendable (_ body: () async throws -> Void) async throws -> Void
+
+    /// - Parameter transports: the mdoc's and the reader's transports; by default a pair on a simulated air.
     init(
         fixtures: ProximityFixtures, air: SimulatedAirConfiguration = SimulatedAirConfiguration(),
         bleMode: BLEMode = .mdocPeripheralServer, readerAuth: Bool = true, trust: TrustAnchors? = nil,
-        holderGate: TestGate = TestGate()
+        holderGate: TestGate = TestGate(), transports: (mdoc: BLETransport, reader: BLETransport)? = nil,
+        holderScope: @escaping Scope = { try await $0() }, readerScope: @escaping Scope = { try await $0() }
     ) {
         self.fixtures = fixtures
         self.air = SimulatedAir(configuration: air)
-        (mdocTransport, readerTransport) = self.air.makeTransportPair()
+        (mdocTransport, readerTransport) = transports ?? self.air.makeTransportPair()
+        self.holderScope = holderScope
+        self.readerScope = readerScope
         let clock = FixedClock(ProximityFixtures.now)
         holder = HolderOrchestrator(
             gate: holderGate, crypto: MDocCryptoService(random: fixtures.random, bleMode: bleMode), bluetooth: mdocTransport,
@@ -98,8 +108,9 @@ struct Harness {
             }
             return (states, request, probe)
         }
-        try await holder.startPresentation(credential ?? fixtures.credential)
-        try await verifier.startVerification(request)
+        let credential = credential ?? fixtures.credential
+        try await holderScope { try await holder.startPresentation(credential) }
+        try await readerScope { try await verifier.startVerification(request) }
         let verifierFinal = await verifier.waitForCompletion()
         let holderResult = await holderTask.value
         return Outcome(

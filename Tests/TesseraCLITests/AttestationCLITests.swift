@@ -32,8 +32,8 @@ import Testing
         return file
     }
 
-    static func verify(_ arguments: [String]) throws -> (status: Int32, output: [String: Any]) {
-        let result = try CLI.run(["attestation", "verify", "--json"] + arguments)
+    static func verify(_ arguments: [String]) async throws -> (status: Int32, output: [String: Any]) {
+        let result = try await CLI.runAsync(["attestation", "verify", "--json"] + arguments)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         return (result.status, try #require(object, "no JSON: \(result.stdout) \(result.stderr)"))
     }
@@ -42,7 +42,7 @@ import Testing
         (output["failures"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
     }
 
-    @Test func everyAppleSampleVerifies() throws {
+    @Test func everyAppleSampleVerifies() async throws {
         let samples = try #require(try Self.json("apple-app-attest.json") as? [[String: Any]])
         var checked = 0
         for sample in samples {
@@ -57,14 +57,14 @@ import Testing
                 "--platform", "ios", "--attestation", file.path, "--key-id", try Self.get(attestation, "key_id_b64", as: String.self),
                 "--client-data-hash", Self.hex(hash), "--app", app, "--at", try Self.get(sample, "validation_time", as: String.self),
             ]
-            let run = try Self.verify(common + ["--development"])
+            let run = try await Self.verify(common + ["--development"])
             #expect(run.status == 0, "\(id): \(run.output)")
             #expect(run.output["valid"] as? Bool == true, "\(id)")
             let facts = try #require(run.output["facts"] as? [String: Any])
             #expect(facts["key_id"] as? String == attestation["key_id_b64"] as? String, "\(id)")
             #expect(facts["environment"] as? String == expected["environment"] as? String, "\(id)")
             if expected["environment"] as? String == "development" {
-                let production = try Self.verify(common)
+                let production = try await Self.verify(common)
                 #expect(production.status == 1 && Self.codes(production.output) == ["environment_not_allowed"], "\(id)")
             }
             checked += 1
@@ -72,7 +72,7 @@ import Testing
         #expect(checked == 13)
     }
 
-    @Test func applesGuideSampleVerifiesWithItsExtensions() throws {
+    @Test func applesGuideSampleVerifiesWithItsExtensions() async throws {
         let guide = try #require(try Self.json("apple-app-attest-2026-guide.json") as? [String: Any])
         let attestation = try #require(guide["attestation"] as? [String: Any])
         // The raw CBOR this time (the command takes raw or base64).
@@ -84,7 +84,7 @@ import Testing
             "--platform", "ios", "--attestation", file.path, "--key-id", try Self.get(attestation, "key_id_b64", as: String.self),
             "--app", "1234567890.com.example.myapp", "--at", try Self.get(guide, "validation_time", as: String.self),
         ]
-        let run = try Self.verify(common + ["--client-data-hash", Self.hex(Data("example_server_challenge".utf8))])
+        let run = try await Self.verify(common + ["--client-data-hash", Self.hex(Data("example_server_challenge".utf8))])
         #expect(run.status == 0, "\(run.output)")
         let facts = try #require(run.output["facts"] as? [String: Any])
         let extensions = try #require(facts["authenticator_data_extensions"] as? [String: Any])
@@ -94,11 +94,11 @@ import Testing
         #expect((facts["extended_key_usages"] as? [String]) == ["1.2.840.113635.100.4.24"])
         #expect((facts["certificate_extensions"] as? [String])?.contains("1.2.840.113635.100.8.6") == true)
         // --challenge hashes as the provider does: the guide bound the raw bytes, so that is a nonce mismatch.
-        let hashed = try Self.verify(common + ["--challenge", "example_server_challenge"])
+        let hashed = try await Self.verify(common + ["--challenge", "example_server_challenge"])
         #expect(hashed.status == 1 && Self.codes(hashed.output) == ["nonce_mismatch"])
     }
 
-    @Test func everyAndroidSampleGivesItsExpectedFailures() throws {
+    @Test func everyAndroidSampleGivesItsExpectedFailures() async throws {
         let samples = try #require(try Self.json("android-key-attestation.json") as? [[String: Any]])
         #expect(samples.count == 27)
         for (index, sample) in samples.enumerated() {
@@ -139,7 +139,7 @@ import Testing
                 revocation = list
             }
             defer { revocation.map { try? FileManager.default.removeItem(at: $0) } }
-            let run = try Self.verify(arguments)
+            let run = try await Self.verify(arguments)
             let result = try #require(sample["expected_result"] as? [String: Any])
             let failures = (result["all_failures"] as? [String] ?? []).map { String($0.split(separator: " ").first ?? "") }
             #expect(Self.codes(run.output) == failures, "\(id): \(run.output)")

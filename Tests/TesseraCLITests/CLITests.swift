@@ -1,4 +1,5 @@
 import Foundation
+import TesseraTestSupport
 import Testing
 
 /// Runs the built `tessera` binary as a user would.
@@ -15,6 +16,11 @@ struct CLI {
         let direct = products.appendingPathComponent("tessera")
         if FileManager.default.isExecutableFile(atPath: direct.path) { return direct }
         return products.deletingLastPathComponent().appendingPathComponent("tessera")
+    }
+
+    /// `run` off the cooperative threads (see `offCooperativePool`), for async tests.
+    static func runAsync(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) async throws -> Result {
+        try await offCooperativePool { try run(arguments, stdin: stdin, environment: environment) }
     }
 
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws -> Result {

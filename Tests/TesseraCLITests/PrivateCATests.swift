@@ -49,7 +49,7 @@ struct PrivateCATests {
         var environment = ProcessInfo.processInfo.environment
         environment["TESSERA_HOME"] = home.path
         environment.removeValue(forKey: "SSL_CERT_FILE")
-        #expect(try CLI.run(["wallet", "add-pid"], environment: environment).status == 0)
+        #expect(try await CLI.runAsync(["wallet", "add-pid"], environment: environment).status == 0)
         let server = try await ServiceProcess.start(
             ["verifier", "serve", "--port", "0", "--tls-cert", pki.certificate, "--tls-key", pki.key],
             environment: ["TESSERA_HOME": home.path])
@@ -68,22 +68,22 @@ struct PrivateCATests {
         }
 
         // The system store alone: the TLS handshake fails, nothing is presented.
-        let refused = try CLI.run(["wallet", "present", try await transaction(), "--consent", "all", "--json"], environment: environment)
+        let refused = try await CLI.runAsync(["wallet", "present", try await transaction(), "--consent", "all", "--json"], environment: environment)
         #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
         #expect(refused.stderr.contains("failed"), "\(refused.stderr)")
 
-        let withOption = try CLI.run(
+        let withOption = try await CLI.runAsync(
             ["wallet", "present", try await transaction(), "--consent", "all", "--json", "--tls-ca", pki.ca], environment: environment)
         #expect(withOption.status == 0, "\(withOption.stdout) \(withOption.stderr)")
         #expect(withOption.stdout.contains(#""result":"success""#))
 
         var withEnvironment = environment
         withEnvironment["SSL_CERT_FILE"] = pki.ca
-        let viaEnvironment = try CLI.run(["wallet", "present", try await transaction(), "--consent", "all", "--json"], environment: withEnvironment)
+        let viaEnvironment = try await CLI.runAsync(["wallet", "present", try await transaction(), "--consent", "all", "--json"], environment: withEnvironment)
         #expect(viaEnvironment.status == 0, "\(viaEnvironment.stdout) \(viaEnvironment.stderr)")
 
         // A --tls-ca that is not a certificate is a usage error before anything runs.
-        let bad = try CLI.run(["wallet", "present", "openid4vp://?x=y", "--tls-ca", pki.key], environment: environment)
+        let bad = try await CLI.runAsync(["wallet", "present", "openid4vp://?x=y", "--tls-ca", pki.key], environment: environment)
         #expect(bad.status == 64 && bad.stderr.contains("not PEM certificates"), "\(bad.stderr)")
     }
 }

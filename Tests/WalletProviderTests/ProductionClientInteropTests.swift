@@ -54,7 +54,7 @@ struct ProductionClientInteropTests {
         let python = try #require(PythonPeer.interpreter, Comment(rawValue: PythonPeer.missingMessage))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("itwallet-peer-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let rootPath = try Self.peer(python, ["make-root", "--dir", directory.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let rootPath = try await Self.peerAsync(python, ["make-root", "--dir", directory.path]).trimmingCharacters(in: .whitespacesAndNewlines)
         let root = try Certificate(pemEncoded: String(contentsOfFile: rootPath, encoding: .utf8))
         let local = try await ProviderFixture(peerRoot: root)
         defer { Task { await local.shutdown() } }
@@ -69,7 +69,7 @@ struct ProductionClientInteropTests {
         defer { process?.stop() }
         let fixture = process.map { local.at($0.baseURL) } ?? local
         let account = try await fixture.account()
-        let output = try Self.peer(python, [
+        let output = try await Self.peerAsync(python, [
             "run", "--dir", directory.path, "--provider", fixture.baseURL, "--session=\(account.session)",
             "--apple-app", ProviderFixture.appleApp.rpID, "--android-package", ProviderFixture.application.packageName,
             "--android-signer", "test signer",
@@ -94,6 +94,10 @@ struct ProductionClientInteropTests {
     }
 
     static func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
+
+    static func peerAsync(_ python: String, _ arguments: [String]) async throws -> String {
+        try await offCooperativePool { try peer(python, arguments) }
+    }
 
     /// Runs the peer; its standard output, or an error with its standard error.
     static func peer(_ python: String, _ arguments: [String]) throws -> String {

@@ -1,5 +1,8 @@
 #if canImport(CoreBluetooth)
 @preconcurrency import CoreBluetooth
+#else
+@preconcurrency import CoreBluetoothDouble
+#endif
 import Foundation
 import Synchronization
 
@@ -7,8 +10,8 @@ import Synchronization
 /// connect, discover the service and its characteristics; ATT_MTU = `maximumWriteValueLength(for:
 /// .withoutResponse)` + 3 (iOS negotiates the highest MTU it can by itself, §8.3.3.1.1.4).
 ///
-/// `@unchecked Sendable`: `central` is immutable; `peripheral` and `discovered` are only touched on `queue` (where
-/// CoreBluetooth calls the delegates); everything else is in `state`, a `Mutex`.
+/// `@unchecked Sendable`: `central` is immutable; `peripheral` (in `slot`) and `discovered` are only touched on
+/// `queue` (where CoreBluetooth calls the delegates); everything else is in `state`, a `Mutex`.
 final class CoreBluetoothCentralClient: NSObject, GATTClientLink, CBCentralManagerDelegate, CBPeripheralDelegate,
     @unchecked Sendable
 {
@@ -16,9 +19,20 @@ final class CoreBluetoothCentralClient: NSObject, GATTClientLink, CBCentralManag
     private let events: @Sendable (GATTClientEvent) -> Void
     private let queue: DispatchQueue
     private let central: CBCentralManager
-    private var peripheral: CBPeripheral?
+    private let slot = PeripheralSlot()
     private var discovered: [UUID: CBCharacteristic] = [:]
     private let state = Mutex(State())
+
+    /// The peripheral connected to, or being connected to. A box, so that the clean-up block can take it without
+    /// taking `self` (it runs from `deinit` too). Only touched on `queue`.
+    private final class PeripheralSlot: @unchecked Sendable {
+        var peripheral: CBPeripheral?
+    }
+
+    private var peripheral: CBPeripheral? {
+        get { slot.peripheral }
+        set { slot.peripheral = newValue }
+    }
 
     private struct State: Sendable {
         var setup = Waiters<Void>()
@@ -177,6 +191,14 @@ final class CoreBluetoothCentralClient: NSObject, GATTClientLink, CBCentralManag
         state.withLock { _ = $0.subscriptions[uuid]?.resumeFirst(with: result) }
     }
 
+    /// The peripheral removed the session's service (Service Changed). An iOS peripheral that closes cannot drop a
+    /// central, it removes its service: for this link that is the peer going away.
+    func peripheral(_ peripheral: CBPeripheral, didModifyServices invalidatedServices: [CBService]) {
+        guard invalidatedServices.contains(where: { $0.uuid.foundationUUID == serviceUUID }) else { return }
+        finishSetup(.failure(.disconnected))
+        linkLost()
+    }
+
     func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {
         state.withLock { $0.readyToWrite.resumeAll(with: .success(())) }
     }
@@ -274,16 +296,19 @@ final class CoreBluetoothCentralClient: NSObject, GATTClientLink, CBCentralManag
         }
         finishSetup(.failure(.closed))
         guard !wasClosed else { return }
-        // Runs from deinit too, so the block must not capture self: the manager finds its own connection.
+        // Runs from deinit too, so the block must not capture self: it takes the manager and the slot.
         let central = self.central
-        let service = CBUUID(uuid: serviceUUID)
+        let slot = self.slot
         queue.async {
-            central.stopScan()
-            for peripheral in central.retrieveConnectedPeripherals(withServices: [service]) {
-                central.cancelPeripheralConnection(peripheral)
+            // CoreBluetooth takes commands in the powered-on state only; below it the scan and the connection are
+            // gone already.
+            if central.state == .poweredOn {
+                central.stopScan()
+                // Cancels a pending attempt too: those never time out, and retrieveConnectedPeripherals(withServices:)
+                // would only have listed an established connection.
+                if let peripheral = slot.peripheral { central.cancelPeripheralConnection(peripheral) }
             }
             central.delegate = nil
         }
     }
 }
-#endif

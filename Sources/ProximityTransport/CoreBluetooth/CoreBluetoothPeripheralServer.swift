@@ -1,5 +1,8 @@
 #if canImport(CoreBluetooth)
 @preconcurrency import CoreBluetooth
+#else
+@preconcurrency import CoreBluetoothDouble
+#endif
 import Foundation
 import Synchronization
 
@@ -184,20 +187,30 @@ final class CoreBluetoothPeripheralServer: NSObject, GATTServerLink, CBPeriphera
     // MARK: GATTServerLink
 
     func notify(_ value: Data, characteristic: UUID) async throws(TransportError) {
+        // Only a notifying characteristic of the service can be updated; anything else would never be "ready".
+        guard let item = definition.characteristic(characteristic) else { throw .characteristicNotFound(characteristic) }
+        guard item.properties.contains(.notify) else {
+            throw .protocolViolation("characteristic \(characteristic.uuidString) does not notify")
+        }
         while true {
             // Reserve before trying, so a "ready" between a refused update and the wait is not lost.
             let id = try state.withLock { state throws(TransportError) -> UInt64 in
                 guard !state.closed, state.central != nil else { throw .disconnected }
                 return state.readyForUpdates.reserve()
             }
-            let sent: Bool = await withCheckedContinuation { continuation in
+            // nil: the service is not published (any more).
+            let sent: Bool? = await withCheckedContinuation { continuation in
                 queue.async { [self] in
                     guard let target = characteristics[characteristic] else {
-                        continuation.resume(returning: false)
+                        continuation.resume(returning: nil)
                         return
                     }
                     continuation.resume(returning: manager.updateValue(value, for: target, onSubscribedCentrals: nil))
                 }
+            }
+            guard let sent else {
+                state.withLock { $0.readyForUpdates.discard(id) }
+                throw .disconnected
             }
             if sent {
                 state.withLock { $0.readyForUpdates.discard(id) }
@@ -217,7 +230,10 @@ final class CoreBluetoothPeripheralServer: NSObject, GATTServerLink, CBPeriphera
     func stopAdvertising() {
         state.withLock { $0.advertising = false }
         let manager = self.manager
-        queue.async { manager.stopAdvertising() }
+        queue.async {
+            // Below .poweredOn advertising has stopped already, and CoreBluetooth refuses commands.
+            if manager.state == .poweredOn { manager.stopAdvertising() }
+        }
     }
 
     func close() {
@@ -232,10 +248,13 @@ final class CoreBluetoothPeripheralServer: NSObject, GATTServerLink, CBPeriphera
         // CoreBluetooth cannot drop a central; removing the service ends what the central can do with it.
         let manager = self.manager
         queue.async {
-            manager.stopAdvertising()
-            manager.removeAllServices()
+            // CoreBluetooth takes commands in the powered-on state only; below it advertising has stopped and the
+            // centrals are disconnected already.
+            if manager.state == .poweredOn {
+                manager.stopAdvertising()
+                manager.removeAllServices()
+            }
             manager.delegate = nil
         }
     }
 }
-#endif

@@ -1,5 +1,8 @@
 #if canImport(CoreBluetooth)
 @preconcurrency import CoreBluetooth
+#else
+@preconcurrency import CoreBluetoothDouble
+#endif
 import Foundation
 import Synchronization
 
@@ -85,4 +88,3 @@ extension CBUUID {
             bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }
-#endif

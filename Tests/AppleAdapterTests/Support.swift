@@ -1,0 +1,106 @@
+#if !canImport(CoreBluetooth)
+import CoreBluetoothDouble
+import Foundation
+import ProximityTransport
+import Synchronization
+import Testing
+
+/// Collects the events an adapter hands to its `GATTRadio` user, in order.
+final class EventLog<Event: Sendable>: Sendable {
+    private let events = Mutex<[Event]>([])
+
+    var handler: @Sendable (Event) -> Void { { [self] event in events.withLock { $0.append(event) } } }
+
+    var all: [Event] { events.withLock { $0 } }
+}
+
+struct StepTimedOut: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "timed out waiting for \(what)" }
+}
+
+/// Polls `condition` until it holds (every 2 ms, at most `seconds`); what the adapters do in their own tasks has
+/// no other completion signal.
+func eventually(
+    _ what: String, within seconds: Double = 5, _ condition: @Sendable () -> Bool
+) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(seconds)
+    while !condition() {
+        guard clock.now < deadline else { throw StepTimedOut(what: what) }
+        try await Task.sleep(for: .milliseconds(2))
+    }
+}
+
+/// For a check that nothing (more) happens after an adapter call that works on the adapter's own queue: gives that
+/// queue time to run, then waits for the double to be idle.
+func quiesce(_ host: BluetoothHost) async {
+    try? await Task.sleep(for: .milliseconds(20))
+    await host.air.settle()
+}
+
+/// Runs `body`, failing instead of hanging when it takes longer than `seconds`.
+func within<T: Sendable>(_ seconds: Double = 10, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else { throw StepTimedOut(what: "the step") }
+        return value
+    }
+}
+
+/// The `TransportError` `body` throws, nil when it succeeds (another error is an issue).
+func transportError(_ body: () async throws -> Void) async -> TransportError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as TransportError {
+        return error
+    } catch {
+        Issue.record("unexpected error \(error)")
+        return nil
+    }
+}
+
+/// Deterministic bytes.
+func bytes(_ count: Int, seed: UInt8 = 1) -> Data {
+    var state = UInt32(seed) &* 2_654_435_761 | 1
+    return Data((0..<count).map { _ in
+        state ^= state << 13
+        state ^= state >> 17
+        state ^= state << 5
+        return UInt8(truncatingIfNeeded: state)
+    })
+}
+
+let ident = Data((0..<16).map { UInt8($0 * 7 + 3) })
+let mdoc = BLEServiceCharacteristics.mdocService
+let reader = BLEServiceCharacteristics.mdocReaderService
+
+extension UUID {
+    /// How a host records this UUID (`CBUUID.uuidString`).
+    var cb: String { uuidString }
+}
+
+extension Array where Element == CoreBluetoothCall {
+    /// The `updateValue` results, in order.
+    var updateResults: [Bool] {
+        compactMap { call in
+            if case .updateValue(_, _, _, let accepted) = call { return accepted }
+            return nil
+        }
+    }
+
+    /// The Write Commands' values, in order.
+    var writeCommands: [Data] {
+        compactMap { call in
+            if case .writeValue(let data, _, .withoutResponse) = call { return data }
+            return nil
+        }
+    }
+}
+#endif
