@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Layering: see ARCHITECTURE.md (module map). Dependencies point down only.
@@ -599,3 +599,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Zero warnings in Tessera's own targets (issue 26): a warning is an error here. SE-0443 warning control applies to
+// this package only; a package that depends on Tessera (the benchmarks, the fuzz targets, an app) is not affected.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}

@@ -282,8 +282,8 @@ public struct COSEKey: Sendable, Equatable {
             // this way, and a heap buffer appended to three times cost a fifth of the import.
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 + x.count + y.count) { buffer in
                 buffer[0] = 0x04
-                x.copyBytes(to: UnsafeMutableBufferPointer(rebasing: buffer[1..<(1 + x.count)]))
-                y.copyBytes(to: UnsafeMutableBufferPointer(rebasing: buffer[(1 + x.count)...]))
+                _ = x.copyBytes(to: UnsafeMutableBufferPointer(rebasing: buffer[1..<(1 + x.count)]))
+                _ = y.copyBytes(to: UnsafeMutableBufferPointer(rebasing: buffer[(1 + x.count)...]))
                 let point = UnsafeRawBufferPointer(buffer)
                 let imported: EC2AgreementKey
                 let derived: Data?

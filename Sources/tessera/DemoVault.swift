@@ -46,7 +46,7 @@ enum DemoVault {
         } else {
             let server = try InProcessNATSServer(operatorPublicKey: identity.operatorKey.publicKeyString)
             try server.updateAccount(jwt: identity.systemAccountJWT)
-            bus = VaultBus(connector: server, endpoint: "in-process", identity: identity) { jwt in try await server.updateAccount(jwt: jwt) }
+            bus = VaultBus(connector: server, endpoint: "in-process", identity: identity) { jwt in try server.updateAccount(jwt: jwt) }
             print("bus: in-process, operator mode (an account per user, permissions per credential)")
         }
         let database = try await VaultDatabase.open(

@@ -105,7 +105,9 @@ private final class RoutingHandler: ChannelInboundHandler {
             headers.replaceOrAdd(name: "Connection", value: "close")
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: response.status, headers: headers))), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            // The response is complete: close once it is flushed (the channel's own close, on its event loop).
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
             self.head = nil
         }
     }

@@ -30,7 +30,7 @@ final class VaultFixture: Sendable {
         case .inProcess:
             let server = try InProcessNATSServer(operatorPublicKey: identity.operatorKey.publicKeyString)
             try server.updateAccount(jwt: identity.systemAccountJWT)
-            bus = VaultBus(connector: server, endpoint: "in-process", identity: identity) { jwt in try await server.updateAccount(jwt: jwt) }
+            bus = VaultBus(connector: server, endpoint: "in-process", identity: identity) { jwt in try server.updateAccount(jwt: jwt) }
         case .server(let url):
             bus = .nats(urls: [url], identity: identity, clock: SystemClock(), random: SystemRandomSource())
         }
