@@ -389,7 +389,7 @@ let package = Package(
         .target(
             name: "TesseraTestSupport",
             dependencies: [ "DeviceAttestationTesting",
-                "TesseraJOSE", "NATSClient", "DeviceAttestation", "DeviceCheckDouble",
+                "TesseraJOSE", "NATSClient", "DeviceAttestation", "DeviceCheckDouble", "ProximityTransport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/TesseraTestSupport"

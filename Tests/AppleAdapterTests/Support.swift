@@ -4,6 +4,7 @@ import Foundation
 import ProximityTransport
 import Synchronization
 import Testing
+@_exported import TesseraTestSupport
 
 /// Collects the events an adapter hands to its `GATTRadio` user, in order.
 final class EventLog<Event: Sendable>: Sendable {
@@ -37,33 +38,6 @@ func eventually(
 func quiesce(_ host: BluetoothHost) async {
     try? await Task.sleep(for: .milliseconds(20))
     await host.air.settle()
-}
-
-/// Runs `body`, failing instead of hanging when it takes longer than `seconds`.
-func within<T: Sendable>(_ seconds: Double = 10, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else { throw StepTimedOut(what: "the step") }
-        return value
-    }
-}
-
-/// The `TransportError` `body` throws, nil when it succeeds (another error is an issue).
-func transportError(_ body: () async throws -> Void) async -> TransportError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as TransportError {
-        return error
-    } catch {
-        Issue.record("unexpected error \(error)")
-        return nil
-    }
 }
 
 /// Deterministic bytes.

@@ -2,6 +2,7 @@ import Foundation
 import ProximityTransport
 import Testing
 import ProximityTransportTesting
+@_exported import TesseraTestSupport
 
 /// Deterministic message bytes of a given length.
 func message(_ length: Int, seed: UInt8 = 1) -> Data {
@@ -22,39 +23,6 @@ func endpoint(_ mode: BLEMode, ident: Data? = testIdent) -> BLEEndpoint {
     BLEEndpoint(serviceUUID: UUID(), mode: mode, ident: ident)
 }
 
-struct TestTimeout: Error, CustomStringConvertible {
-    let seconds: Double
-    var description: String { "test step did not finish within \(seconds) s" }
-}
-
-/// Runs `body`, failing (instead of hanging) if it takes longer than `seconds`.
-func within<T: Sendable>(
-    _ seconds: Double = 10, _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else { throw TestTimeout(seconds: seconds) }
-        return value
-    }
-}
-
-/// The `TransportError` a call ends with, or nil if it succeeded (another error is recorded as an issue).
-func transportError(_ body: () async throws -> Void) async -> TransportError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as TransportError {
-        return error
-    } catch {
-        Issue.record("unexpected error \(error)")
-        return nil
-    }
-}
 
 /// A connected mdoc / reader pair over the simulated air.
 struct ConnectedPair {
