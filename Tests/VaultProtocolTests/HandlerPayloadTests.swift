@@ -21,6 +21,13 @@ import TesseraCore
         for notification in VaultNotification.allCases { #expect(notification.payloadType.notification == notification) }
     }
 
+    /// The catalogue is a list, not a switch: a handler without a request type, or with two, is caught here.
+    @Test func everyHandlerHasExactlyOneRequestType() {
+        let handlers = VaultHandler.requests.map { $0.handler }
+        #expect(handlers.count == VaultHandler.allCases.count)
+        #expect(Set(handlers) == Set(VaultHandler.allCases))
+    }
+
     @Test(arguments: PayloadSamples.all)
     func roundTrip(_ sample: PayloadSample) throws {
         let encoded = try sample.roundTrip(sample.json)

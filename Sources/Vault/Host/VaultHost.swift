@@ -127,7 +127,7 @@ public actor VaultHost {
     public func dropCounts() async -> [VaultDropReason: Int] {
         var total: [VaultDropReason: Int] = [:]
         for runtime in runtimes.values {
-            for (reason, count) in await runtime.drops.counts { total[reason, default: 0] += count }
+            for (reason, count) in await runtime.dropCounts() { total[reason, default: 0] += count }
         }
         return total
     }

@@ -1,6 +1,4 @@
 import Foundation
-import SQLKit
-import ServiceSupport
 import VaultProtocol
 
 extension VaultRuntime {
@@ -13,35 +11,21 @@ extension VaultRuntime {
         guard !rotatingCredentials else { return }
         rotatingCredentials = true
         defer { rotatingCredentials = false }
-        if appCredentialsLife == nil { appCredentialsLife = try? await newestAppCredentials() }
-        guard let current = appCredentialsLife, current.expires.timeIntervalSince(now) < current.lifetime / 4,
-            let sessionID = currentSessionID, let session = sessions[sessionID]
-        else { return }
+        let newest = appCredentials.newest
+        if newest.life == nil { newest.life = try? await appCredentials.newestRecorded(db: context.sql) }
+        guard let current = newest.life, current.expires.timeIntervalSince(now) < current.lifetime / 4, let session = gate.current else {
+            return
+        }
         do {
             let hours = max(1, Int((current.lifetime / 3600).rounded()))
-            let issued = try await appCredentials(hours: hours, db: context.sql, now: now)
-            appCredentialsLife = (issued.expires, issued.expires.timeIntervalSince(now))
+            let issued = try await appCredentials.issue(hours: hours, db: context.sql, now: now)
             let sealed = try SealedCredentials.seal(
-                Data(issued.credentials.credsFile.utf8), key: session.key, sessionID: sessionID, random: context.random)
+                Data(issued.credentials.credsFile.utf8), key: session.key, sessionID: session.id, random: context.random)
             let push = CredentialsRotatePush(credentials: sealed, expiresAt: Int64(issued.expires.timeIntervalSince1970), credentialID: issued.id)
             await self.push(.credentialsRotate, payload: push.payload)
         } catch {
             // Tried again after the next command.
-            appCredentialsLife = current
+            newest.life = current
         }
     }
-
-    private func newestAppCredentials() async throws -> (expires: Date, lifetime: TimeInterval)? {
-        let user = userGUID
-        let row = try await context.sql.run { sql in
-            try await sql.select().columns("expires_at", "created_at").from("vt_app_credentials").where("user_guid", .equal, user)
-                .orderBy("created_at", .descending).limit(1).first(decoding: IssuedRow.self)
-        }
-        return row.map { (Date(timeIntervalSince1970: $0.expires_at), $0.expires_at - $0.created_at) }
-    }
-}
-
-private struct IssuedRow: Decodable {
-    let expires_at: Double
-    let created_at: Double
 }

@@ -1,14 +1,14 @@
 import Crypto
 import Foundation
 import NATSClient
-import ServiceSupport
-import TesseraCore
-import TesseraJOSE
 import VaultProtocol
 
-/// One user's running vault on this host: its NATS connection (in the user's account), its app sessions and the
-/// handling of every command, one at a time in the order the bus delivers them. Anything that does not decrypt and
-/// verify is dropped and counted, never answered (an answer in the clear would tell an attacker what it got right).
+/// One user's running vault on this host: a thin actor that owns the three parts and does their I/O. Its NATS
+/// connection (in the user's account) delivers the app's commands in order; each passes the session gate
+/// (`SessionGate`: session, replay window, tag, receive floor), then runs as its command says (`VaultCommand`,
+/// `CommandExecutor`), and its answer goes back sealed under the session. Peer vaults are `PeerLinks`. Anything that
+/// does not decrypt and verify is dropped and counted, never answered (an answer in the clear would tell an attacker
+/// what it got right). Module README, "Commands".
 actor VaultRuntime {
     let userGUID: String
     let guid: String
@@ -18,23 +18,22 @@ actor VaultRuntime {
     let nats: VaultNATSIdentity
     var connection: (any NATSConnection)?
     private var loop: Task<Void, Never>?
-    var sessions: [String: LiveSession] = [:]
-    /// The session pushes go to: the one the app used or created last.
-    var currentSessionID: String?
+    /// The app's sessions (a value: this actor loads and saves for it).
+    var gate: SessionGate
+    /// Runs commands: the transaction and the record of each write's answer.
+    let executor: CommandExecutor
+    /// Peer vaults: their messages' loop, the links to their buses, replay windows and awaited acknowledgements.
+    let peers: PeerLinks
     private(set) var drops = VaultDropCounters()
-    /// Read-only commands being handled beside the command loop; past the limit they run in line (back-pressure).
+    /// Read commands being handled beside the command loop; past the limit they run in line (back-pressure).
     var readsInFlight = 0
     /// Sealed `vt_records` rows read lately (see `VaultRecordCache`).
     let recordCache = VaultRecordCache()
     static let maxReadsInFlight = 64
-    /// The app's newest NATS credentials: when they expire and how long they were issued for (loaded when first needed).
-    var appCredentialsLife: (expires: Date, lifetime: TimeInterval)?
+    let appCredentials: AppCredentials
     var rotatingCredentials = false
     /// True once the connection ended by itself (the host starts the vault again).
     private(set) var ended = false
-    /// Peer vaults: their messages' loop, the links to their buses, replay windows and awaited acknowledgements.
-    var peerLoop: Task<Void, Never>?
-    var peers = PeerState()
     /// Receive reservations being written, per session (see `reserveReceive`), and how one is written (tests hold
     /// or fail it).
     var pendingReservations: [String: PendingReservation] = [:]
@@ -47,7 +46,12 @@ actor VaultRuntime {
         let keyring = try context.store.keyring(row)
         self.keyring = keyring
         identityKey = try context.store.identityKey(row)
-        nats = VaultNATSIdentity(bus: context.bus, userGUID: row.id, guid: guid, clock: context.clock, random: context.random)
+        let nats = VaultNATSIdentity(bus: context.bus, userGUID: row.id, guid: guid, clock: context.clock, random: context.random)
+        self.nats = nats
+        gate = SessionGate(grace: context.policy.rotationGrace, sendBlock: context.policy.sendReservation)
+        executor = CommandExecutor(sql: context.sql, keyring: keyring)
+        peers = PeerLinks(sql: context.sql, keyring: keyring, nats: nats)
+        appCredentials = AppCredentials(nats: nats, maxHours: context.policy.maxCredentialTTLHours)
         let store = VaultSessionStore(db: context.sql, keyring: keyring)
         writeReservation = { sessionID, upTo in (try? await store.reserveReceive(id: sessionID, upTo: upTo)) != nil }
     }
@@ -59,7 +63,7 @@ actor VaultRuntime {
         self.connection = connection
         do {
             let commands = try await connection.subscribe(to: VaultSubjects.allCommands(guid), queue: nil)
-            try await startPeers(on: connection)
+            try await peers.start(on: connection, owner: self)
             // The subscription is registered at the server before the vault reports itself running.
             try await connection.flush(timeout: .seconds(5))
             loop = Task { [weak self] in
@@ -77,10 +81,10 @@ actor VaultRuntime {
     func stop() async {
         loop?.cancel()
         loop = nil
-        await stopPeers()
+        await peers.stop()
         await connection?.close()
         connection = nil
-        sessions.removeAll()
+        gate.removeAll()
         pendingReservations.removeAll()
         recordCache.invalidate()
     }
@@ -88,6 +92,13 @@ actor VaultRuntime {
     func markEnded() { if loop != nil { ended = true } }
 
     func drop(_ reason: VaultDropReason) { drops.record(reason) }
+
+    /// Messages dropped (and never answered) per reason: the app's and the peers'.
+    func dropCounts() async -> [VaultDropReason: Int] {
+        var counts = drops.counts
+        for (reason, count) in await peers.drops.counts { counts[reason, default: 0] += count }
+        return counts
+    }
 
     // MARK: receiving
 
@@ -100,97 +111,73 @@ actor VaultRuntime {
         guard message.payload.count <= VaultEnvelope.maxBytes, let envelope = try? VaultEnvelope(json: message.payload) else {
             return drop(.malformed)
         }
-        guard var session = await session(envelope.sessionID) else { return drop(.unknownSession) }
-        if let reason = session.window.check(envelope.seq) { return drop(reason) }
-        guard let plaintext = try? envelope.open(key: session.key, direction: .appToVault, subject: message.subject) else {
-            return drop(.badTag)
-        }
-        session.window.accept(envelope.seq)
-        sessions[session.id] = session
-        currentSessionID = session.id
-        guard let event = try? VaultEventMessage(json: plaintext), event.type == type, Self.isEventID(event.id) else {
+        guard let (session, plaintext) = await open(envelope, subject: message.subject) else { return }
+        guard let event = try? VaultEventMessage(json: plaintext), event.type == type, VaultID.isToken(event.id) else {
             return drop(.malformed)
         }
         // Nothing is answered above the session's saved floor, so that a vault restored from the database (a
         // restart, a takeover) drops this envelope, read or write, if it comes again (`SeqReservation`).
         guard await reserveReceive(sessionID: session.id, seq: envelope.seq) else { return drop(.unreserved) }
-        let handler = VaultHandler(rawValue: type)
-        if let handler, handler.readsOnly, readsInFlight < Self.maxReadsInFlight {
+        let command = VaultCommands.command(for: type)
+        let reply = VaultSubjects.reply(guid, type: type, id: event.id)
+        if let command, command.effect == .read, readsInFlight < Self.maxReadsInFlight {
             // A read changes nothing and records nothing: it runs beside the commands that follow (its database
             // wait overlaps their decryption), on this actor. Writes stay one at a time, in the bus's order.
             readsInFlight += 1
-            let sessionID = session.id
             Task {
-                let response = await handle(event, sessionID: sessionID)
-                await send(response.encoded(), to: VaultSubjects.reply(guid, type: type, id: event.id), sessionID: sessionID)
+                let answer = await handle(event, command, session: session)
+                await send(answer, to: reply, sessionID: session.id)
                 readsInFlight -= 1
             }
             return
         }
-        let response = await handle(event, sessionID: session.id)
-        await send(response.encoded(), to: VaultSubjects.reply(guid, type: type, id: event.id), sessionID: session.id)
+        await send(await handle(event, command, session: session), to: reply, sessionID: session.id)
     }
 
-    /// 128 random bits in RFC 4648 base32: session, connection, message, credential and event ids. Letters and digits
-    /// only, so an id typed after a command (`tessera vault connect revoke ID`) is never read as an option.
-    func newID() -> String { Base32.encode(context.random.bytes(16)) }
+    /// The gate's verdict on an envelope, loading its session from the database when the gate asks (after a restart
+    /// or a takeover); a drop is counted here.
+    private func open(_ envelope: VaultEnvelope, subject: String) async -> (SessionGate.Keys, Data)? {
+        let now = context.clock.now()
+        var opening = gate.open(envelope, subject: subject, now: now)
+        if case .load(let id) = opening {
+            guard let stored = try? await sessionStore.load(id: id), gate.restore(stored, now: now) != nil else {
+                drop(.unknownSession)
+                return nil
+            }
+            opening = gate.open(envelope, subject: subject, now: now)
+        }
+        switch opening {
+        case .opened(let session, let plaintext): return (session, plaintext)
+        case .dropped(let reason): drop(reason)
+        case .load: drop(.unknownSession)
+        }
+        return nil
+    }
 
-    /// Event ids become a subject token of the reply: letters, digits, `-` and `_`, at most 64.
-    static func isEventID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 64
-            && id.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95 }
+    /// One decrypted command, answered as the bytes that go out (`CommandExecutor`).
+    func handle(_ event: VaultEventMessage, _ command: (any VaultCommand.Type)?, session: SessionGate.Keys) async -> Data {
+        let now = context.clock.now()
+        guard let command else { return CommandExecutor.unknownCommand(event, now: now) }
+        let effect = command.effect
+        if effect != .session { await rotateCredentialsIfDue(now: now) }
+        defer { if effect.mayWriteRecords { recordCache.invalidate() } }
+        let commandContext = CommandContext(
+            userGUID: userGUID, guid: guid, db: context.sql, keyring: keyring, cache: effect == .read ? recordCache : nil, now: now,
+            random: context.random, policy: context.policy, session: session, nats: nats, appCredentials: appCredentials, peers: peers,
+            sessions: self)
+        return await executor.run(command, event, in: commandContext)
     }
 
     /// The session in memory, or (after a restart or a takeover) from the database, whose window then starts at the
     /// saved receive floor: above every seq a previous runtime answered, so a replay of any of them is dropped.
     func session(_ id: String) async -> LiveSession? {
         let now = context.clock.now()
-        if let live = sessions[id] {
-            if live.usable(at: now, grace: context.policy.rotationGrace) { return live }
-            sessions[id] = nil  // expired, or past its grace after a rotation: never usable again
-            return nil
+        switch gate.lookup(id, now: now) {
+        case .live(let live): return live
+        case .unknown: return nil
+        case .stored:
+            guard let stored = try? await sessionStore.load(id: id) else { return nil }
+            return gate.restore(stored, now: now)
         }
-        guard Self.isEventID(id), let stored = try? await sessionStore.load(id: id) else { return nil }
-        let live = LiveSession(
-            id: id, key: stored.key, window: ReplayWindow(floor: stored.receiveReserved), receiveReserved: stored.receiveReserved,
-            expiresAt: stored.expiresAt, supersededAt: stored.supersededAt, sendSeq: stored.sendReserved, sendReserved: stored.sendReserved)
-        sessions[id] = live
-        return live.usable(at: now, grace: context.policy.rotationGrace) ? live : nil
-    }
-
-    /// Forgets the sessions that can no longer be used (called when a session is added).
-    func pruneSessions() {
-        let now = context.clock.now()
-        sessions = sessions.filter { $0.value.usable(at: now, grace: context.policy.rotationGrace) || $0.key == currentSessionID }
-    }
-
-    // MARK: sending
-
-    /// Encrypts `plaintext` for the app under `sessionID` and publishes it on `subject`.
-    func send(_ plaintext: Data, to subject: String, sessionID: String) async {
-        guard var session = sessions[sessionID] else { return }
-        session.sendSeq += 1
-        let seq = session.sendSeq
-        let mustReserve = seq > session.sendReserved
-        if mustReserve { session.sendReserved = seq + context.policy.sendReservation }
-        sessions[sessionID] = session
-        if mustReserve {
-            // Durable before the number is used, so a host taking over starts above it.
-            guard (try? await sessionStore.reserveSend(id: sessionID, upTo: session.sendReserved)) != nil else { return }
-        }
-        guard let envelope = try? VaultEnvelope.seal(
-            plaintext, key: session.key, direction: .vaultToApp, sessionID: sessionID, seq: seq, subject: subject,
-            random: context.random)
-        else { return }
-        try? await connection?.publish(envelope.encoded(), to: subject, replyTo: nil, headers: nil)
-    }
-
-    /// A push to the app's current session (dropped when the app has none yet: it syncs when it connects).
-    func push(_ notification: VaultNotification, payload: JSONObject) async {
-        guard let sessionID = currentSessionID else { return }
-        let message = VaultEventMessage(
-            id: newID(), type: notification.rawValue, payload: payload,
-            timestamp: Int64(context.clock.now().timeIntervalSince1970))
-        await send(message.encoded(), to: VaultSubjects.notification(guid, notification), sessionID: sessionID)
     }
 }

@@ -15,6 +15,7 @@ public enum ConnectionStatus: String, Sendable, CaseIterable {
 /// `connection.create-invite {label?, ttl_seconds? (60…604800, default 86400)}` → `ConnectionCreateInviteResult`.
 public struct ConnectionCreateInviteRequest: VaultRequestPayload {
     public static let handler = VaultHandler.connectionCreateInvite
+    public typealias Result = ConnectionCreateInviteResult
     public static let ttlRange: ClosedRange<Int64> = 60...604_800
     public static let defaultTTL: Int64 = 86_400
     public var label: String?
@@ -66,6 +67,7 @@ public struct ConnectionCreateInviteResult: VaultResultPayload {
 /// `connection.store-credentials {invite, label?}` → `ConnectionStoreCredentialsResult`: accept an invite.
 public struct ConnectionStoreCredentialsRequest: VaultRequestPayload {
     public static let handler = VaultHandler.connectionStoreCredentials
+    public typealias Result = ConnectionStoreCredentialsResult
     /// As received; the vault reads it with `ConnectionInvite(string:)`.
     public var invite: String
     public var label: String?
@@ -115,6 +117,7 @@ public struct ConnectionStoreCredentialsResult: VaultResultPayload {
 /// `connection.rotate {connection_id}` → `ConnectionRotateResult`: new connection keys and creds for one peer.
 public struct ConnectionRotateRequest: VaultRequestPayload {
     public static let handler = VaultHandler.connectionRotate
+    public typealias Result = ConnectionRotateResult
     public var connectionID: String
 
     public init(connectionID: String) { self.connectionID = connectionID }
@@ -148,6 +151,7 @@ public struct ConnectionRotateResult: VaultResultPayload {
 /// first, then tells the peer (`connection.revoke` peer message, the peer's app sees `connection-revoked`).
 public struct ConnectionRevokeRequest: VaultRequestPayload {
     public static let handler = VaultHandler.connectionRevoke
+    public typealias Result = ConnectionRevokeResult
     public var connectionID: String
 
     public init(connectionID: String) { self.connectionID = connectionID }
@@ -180,6 +184,7 @@ public struct ConnectionRevokeResult: VaultResultPayload {
 /// `connection.list {}` → `ConnectionListResult`.
 public struct ConnectionListRequest: VaultRequestPayload {
     public static let handler = VaultHandler.connectionList
+    public typealias Result = ConnectionListResult
 
     public init() {}
 
@@ -245,6 +250,7 @@ public struct ConnectionListResult: VaultResultPayload {
 /// (never the creds themselves).
 public struct ConnectionGetCredentialsRequest: VaultRequestPayload {
     public static let handler = VaultHandler.connectionGetCredentials
+    public typealias Result = ConnectionGetCredentialsResult
     public var connectionID: String
 
     public init(connectionID: String) { self.connectionID = connectionID }
@@ -291,6 +297,7 @@ public struct ConnectionGetCredentialsResult: VaultResultPayload {
 /// `connection-revoked` push. The type is in the catalogue so that a vault can refuse it from an app by name.
 public struct ConnectionNotifyRevokeRequest: VaultRequestPayload {
     public static let handler = VaultHandler.connectionNotifyRevoke
+    public typealias Result = ConnectionNotifyRevokeResult
     public var connectionID: String
     public var reason: String?
 

@@ -7,6 +7,7 @@ import TesseraJOSE
 /// `credential_id` the vault chooses one; with it, the credential under that id is replaced.
 public struct CredentialStoreRequest: VaultRequestPayload {
     public static let handler = VaultHandler.credentialStore
+    public typealias Result = CredentialStoreResult
     public var credentialID: String?
     /// `dc+sd-jwt`, `mso_mdoc` …
     public var format: String
@@ -60,6 +61,7 @@ public struct CredentialStoreResult: VaultResultPayload {
 /// `credential.get {credential_id}` → `CredentialRecord`.
 public struct CredentialGetRequest: VaultRequestPayload {
     public static let handler = VaultHandler.credentialGet
+    public typealias Result = CredentialRecord
     public var credentialID: String
 
     public init(credentialID: String) { self.credentialID = credentialID }
@@ -113,6 +115,7 @@ public struct CredentialRecord: VaultResultPayload {
 /// `credential.sync {since_version}` → `CredentialSyncResult`: what changed after `since_version` (0: everything).
 public struct CredentialSyncRequest: VaultRequestPayload {
     public static let handler = VaultHandler.credentialSync
+    public typealias Result = CredentialSyncResult
     public var sinceVersion: Int64
 
     public init(sinceVersion: Int64) { self.sinceVersion = sinceVersion }
@@ -152,6 +155,7 @@ public struct CredentialSyncResult: VaultResultPayload {
 /// `credential.version {}` → `CredentialVersionResult`: a cheap "anything new?" before `sync`.
 public struct CredentialVersionRequest: VaultRequestPayload {
     public static let handler = VaultHandler.credentialVersion
+    public typealias Result = CredentialVersionResult
 
     public init() {}
 
@@ -178,6 +182,7 @@ public struct CredentialVersionResult: VaultResultPayload {
 /// the old ones expire.
 public struct CredentialsRefreshRequest: VaultRequestPayload {
     public static let handler = VaultHandler.credentialsRefresh
+    public typealias Result = CredentialsRefreshResult
     /// 1…168; the vault's policy applies when absent.
     public var requestedTTLHours: Int?
 
@@ -223,6 +228,7 @@ public struct CredentialsRefreshResult: VaultResultPayload {
 /// `credentials.status {}` → `CredentialsStatusResult`.
 public struct CredentialsStatusRequest: VaultRequestPayload {
     public static let handler = VaultHandler.credentialsStatus
+    public typealias Result = CredentialsStatusResult
 
     public init() {}
 

@@ -5,6 +5,7 @@ import TesseraJOSE
 /// `secrets.datastore.add {key, value, metadata?}` → `DatastoreWriteResult`.
 public struct DatastoreAddRequest: VaultRequestPayload {
     public static let handler = VaultHandler.datastoreAdd
+    public typealias Result = DatastoreWriteResult
     public var key: String
     public var value: String
     public var metadata: [String: String]?
@@ -33,6 +34,7 @@ public struct DatastoreAddRequest: VaultRequestPayload {
 /// the write happens only if the stored version is that one (optimistic concurrency).
 public struct DatastoreUpdateRequest: VaultRequestPayload {
     public static let handler = VaultHandler.datastoreUpdate
+    public typealias Result = DatastoreWriteResult
     public var key: String
     public var value: String
     public var expectedVersion: Int64?
@@ -79,6 +81,7 @@ public struct DatastoreWriteResult: VaultResultPayload {
 /// `secrets.datastore.retrieve {key}` → `DatastoreRetrieveResult`.
 public struct DatastoreRetrieveRequest: VaultRequestPayload {
     public static let handler = VaultHandler.datastoreRetrieve
+    public typealias Result = DatastoreRetrieveResult
     public var key: String
 
     public init(key: String) { self.key = key }
@@ -127,6 +130,7 @@ public struct DatastoreRetrieveResult: VaultResultPayload {
 /// `secrets.datastore.delete {key}` → `DatastoreDeleteResult`.
 public struct DatastoreDeleteRequest: VaultRequestPayload {
     public static let handler = VaultHandler.datastoreDelete
+    public typealias Result = DatastoreDeleteResult
     public var key: String
 
     public init(key: String) { self.key = key }
@@ -160,6 +164,7 @@ public struct DatastoreDeleteResult: VaultResultPayload {
 /// `secrets.datastore.list {prefix?, limit? (1…1000, default 100), cursor?}` → `DatastoreListResult`.
 public struct DatastoreListRequest: VaultRequestPayload {
     public static let handler = VaultHandler.datastoreList
+    public typealias Result = DatastoreListResult
     public static let defaultLimit = 100
     public var prefix: String?
     public var limit: Int

@@ -7,6 +7,7 @@ import TesseraJOSE
 /// sent twice.
 public struct MessageSendRequest: VaultRequestPayload {
     public static let handler = VaultHandler.messageSend
+    public typealias Result = MessageSendResult
     public static let defaultContentType = "text/plain"
     public var connectionID: String
     public var content: String
@@ -60,6 +61,7 @@ public struct MessageSendResult: VaultResultPayload {
 /// `message.read-receipt {connection_id, message_id}` → `MessageReadReceiptResult`: tell the sender it was read.
 public struct MessageReadReceiptRequest: VaultRequestPayload {
     public static let handler = VaultHandler.messageReadReceipt
+    public typealias Result = MessageReadReceiptResult
     public var connectionID: String
     public var messageID: String
 
@@ -100,6 +102,7 @@ public struct MessageReadReceiptResult: VaultResultPayload {
 /// was offline (or lost a push) reads what its vault acknowledged.
 public struct MessageListRequest: VaultRequestPayload {
     public static let handler = VaultHandler.messageList
+    public typealias Result = MessageListResult
     public static let defaultLimit: Int64 = 100
     public static let maxLimit: Int64 = 500
     public enum Direction: String, Sendable { case incoming = "in", outgoing = "out" }

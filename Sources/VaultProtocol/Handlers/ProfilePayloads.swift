@@ -24,6 +24,7 @@ extension ProfileFieldSelection {
 /// `profile.get {fields?}` → `ProfileGetResult`; without `fields`, every field.
 public struct ProfileGetRequest: ProfileFieldSelection {
     public static let handler = VaultHandler.profileGet
+    public typealias Result = ProfileGetResult
     public var fields: [String]?
 
     public init(fields: [String]? = nil) { self.fields = fields }
@@ -51,6 +52,7 @@ public struct ProfileGetResult: VaultResultPayload {
 /// `profile.update {set?, remove?}` → `ProfileUpdateResult`. A field may not be both set and removed.
 public struct ProfileUpdateRequest: VaultRequestPayload {
     public static let handler = VaultHandler.profileUpdate
+    public typealias Result = ProfileUpdateResult
     public var set: [String: String]?
     public var remove: [String]?
 
@@ -92,6 +94,7 @@ public struct ProfileUpdateResult: VaultResultPayload {
 /// `profile.delete {}` → `ProfileDeleteResult`.
 public struct ProfileDeleteRequest: VaultRequestPayload {
     public static let handler = VaultHandler.profileDelete
+    public typealias Result = ProfileDeleteResult
 
     public init() {}
 
@@ -119,6 +122,7 @@ public struct ProfileDeleteResult: VaultResultPayload {
 /// active connection as a `profile` peer message.
 public struct ProfileBroadcastRequest: ProfileFieldSelection {
     public static let handler = VaultHandler.profileBroadcast
+    public typealias Result = ProfileBroadcastResult
     public var fields: [String]?
 
     public init(fields: [String]? = nil) { self.fields = fields }

@@ -5,6 +5,7 @@ import TesseraJOSE
 /// messages or 24 h; the old session stays valid for 60 s after the new one is first used).
 public struct SessionRotateRequest: VaultRequestPayload {
     public static let handler = VaultHandler.sessionRotate
+    public typealias Result = SessionRotateResult
     /// X25519, raw 32 bytes.
     public var newAppPublicKey: Data
 

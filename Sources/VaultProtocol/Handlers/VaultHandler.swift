@@ -36,73 +36,41 @@ public enum VaultHandler: String, Sendable, CaseIterable {
     case messageList = "message.list"
     case sessionRotate = "session.rotate"
 
-    /// The typed request payload of this handler.
+    /// The typed request payload of this handler (`requests` lists each once).
     public var requestType: any VaultRequestPayload.Type {
-        switch self {
-        case .datastoreAdd: return DatastoreAddRequest.self
-        case .datastoreUpdate: return DatastoreUpdateRequest.self
-        case .datastoreRetrieve: return DatastoreRetrieveRequest.self
-        case .datastoreDelete: return DatastoreDeleteRequest.self
-        case .datastoreList: return DatastoreListRequest.self
-        case .profileGet: return ProfileGetRequest.self
-        case .profileUpdate: return ProfileUpdateRequest.self
-        case .profileDelete: return ProfileDeleteRequest.self
-        case .profileBroadcast: return ProfileBroadcastRequest.self
-        case .credentialStore: return CredentialStoreRequest.self
-        case .credentialSync: return CredentialSyncRequest.self
-        case .credentialGet: return CredentialGetRequest.self
-        case .credentialVersion: return CredentialVersionRequest.self
-        case .credentialsRefresh: return CredentialsRefreshRequest.self
-        case .credentialsStatus: return CredentialsStatusRequest.self
-        case .connectionCreateInvite: return ConnectionCreateInviteRequest.self
-        case .connectionStoreCredentials: return ConnectionStoreCredentialsRequest.self
-        case .connectionRotate: return ConnectionRotateRequest.self
-        case .connectionRevoke: return ConnectionRevokeRequest.self
-        case .connectionList: return ConnectionListRequest.self
-        case .connectionGetCredentials: return ConnectionGetCredentialsRequest.self
-        case .connectionNotifyRevoke: return ConnectionNotifyRevokeRequest.self
-        case .messageSend: return MessageSendRequest.self
-        case .messageReadReceipt: return MessageReadReceiptRequest.self
-        case .messageList: return MessageListRequest.self
-        case .sessionRotate: return SessionRotateRequest.self
-        }
+        // crash-safe: `requests` holds one type per case (HandlerPayloadTests.everyHandlerHasExactlyOneRequestType).
+        Self.requestsByHandler[self]!
     }
 
-    /// The typed result of this handler.
-    public var resultType: any VaultResultPayload.Type {
-        switch self {
-        case .datastoreAdd, .datastoreUpdate: return DatastoreWriteResult.self
-        case .datastoreRetrieve: return DatastoreRetrieveResult.self
-        case .datastoreDelete: return DatastoreDeleteResult.self
-        case .datastoreList: return DatastoreListResult.self
-        case .profileGet: return ProfileGetResult.self
-        case .profileUpdate: return ProfileUpdateResult.self
-        case .profileDelete: return ProfileDeleteResult.self
-        case .profileBroadcast: return ProfileBroadcastResult.self
-        case .credentialStore: return CredentialStoreResult.self
-        case .credentialSync: return CredentialSyncResult.self
-        case .credentialGet: return CredentialRecord.self
-        case .credentialVersion: return CredentialVersionResult.self
-        case .credentialsRefresh: return CredentialsRefreshResult.self
-        case .credentialsStatus: return CredentialsStatusResult.self
-        case .connectionCreateInvite: return ConnectionCreateInviteResult.self
-        case .connectionStoreCredentials: return ConnectionStoreCredentialsResult.self
-        case .connectionRotate: return ConnectionRotateResult.self
-        case .connectionRevoke: return ConnectionRevokeResult.self
-        case .connectionList: return ConnectionListResult.self
-        case .connectionGetCredentials: return ConnectionGetCredentialsResult.self
-        case .connectionNotifyRevoke: return ConnectionNotifyRevokeResult.self
-        case .messageSend: return MessageSendResult.self
-        case .messageReadReceipt: return MessageReadReceiptResult.self
-        case .messageList: return MessageListResult.self
-        case .sessionRotate: return SessionRotateResult.self
-        }
-    }
+    /// The typed result of this handler: its request's `Result`.
+    public var resultType: any VaultResultPayload.Type { requestType.resultType }
+
+    /// Every handler's request payload, once (ARCHITECTURE.md decision 11: a handler is a typed value registered
+    /// once, not a case repeated in several switches). A request names its handler (`handler`) and the result a
+    /// success carries (`Result`), so this list is the whole catalogue of the wire.
+    public static let requests: [any VaultRequestPayload.Type] = [
+        DatastoreAddRequest.self, DatastoreUpdateRequest.self, DatastoreRetrieveRequest.self, DatastoreDeleteRequest.self,
+        DatastoreListRequest.self,
+        ProfileGetRequest.self, ProfileUpdateRequest.self, ProfileDeleteRequest.self, ProfileBroadcastRequest.self,
+        CredentialStoreRequest.self, CredentialSyncRequest.self, CredentialGetRequest.self, CredentialVersionRequest.self,
+        CredentialsRefreshRequest.self, CredentialsStatusRequest.self,
+        ConnectionCreateInviteRequest.self, ConnectionStoreCredentialsRequest.self, ConnectionRotateRequest.self,
+        ConnectionRevokeRequest.self, ConnectionListRequest.self, ConnectionGetCredentialsRequest.self,
+        ConnectionNotifyRevokeRequest.self,
+        MessageSendRequest.self, MessageReadReceiptRequest.self, MessageListRequest.self,
+        SessionRotateRequest.self,
+    ]
+
+    /// `requests` by handler; a second type for the same handler would be ignored (the test named above refuses it).
+    private static let requestsByHandler: [VaultHandler: any VaultRequestPayload.Type] = Dictionary(
+        requests.map { ($0.handler, $0) }, uniquingKeysWith: { first, _ in first })
 }
 
 /// The payload of an app → vault event, decoded strictly (unknown members refused, lengths and ranges checked) and
 /// encoded by the app.
 public protocol VaultRequestPayload: Sendable, Equatable {
+    /// What a success of this request carries.
+    associatedtype Result: VaultResultPayload
     static var handler: VaultHandler { get }
     init(payload: JSONObject) throws(VaultProtocolError)
     var payload: JSONObject { get }
@@ -115,6 +83,9 @@ public protocol VaultResultPayload: Sendable, Equatable {
 }
 
 extension VaultRequestPayload {
+    /// `Result` as a value (for the catalogue's `resultType`).
+    public static var resultType: any VaultResultPayload.Type { Result.self }
+
     /// The event that carries this request.
     public func event(id: String, timestamp: Int64) -> VaultEventMessage {
         VaultEventMessage(id: id, type: Self.handler.rawValue, payload: payload, timestamp: timestamp)

@@ -2,7 +2,7 @@ import Foundation
 import VaultProtocol
 
 /// `connection.*` peer messages, as the other vault of a connection sends them.
-extension VaultRuntime {
+extension PeerLinks {
     /// `connection.accept` on a pending invite of this vault. Genuine when, before the invite expires:
     /// - its envelope opens under `deriveConnection(invite private key, sender_connection_key, connection_id)`, with
     ///   AAD binding the subject: only a holder of the invite knows the invite's public key and connection id;
@@ -13,7 +13,7 @@ extension VaultRuntime {
     /// The acknowledgement, sealed under the connection key, tells the accepter this vault holds the invite's key.
     func receiveAccept(_ message: PeerMessage, subject: String) async {
         let id = message.connectionID
-        guard let senderKey = message.senderConnectionKey, let record = try? await connectionStore.load(id),
+        guard let senderKey = message.senderConnectionKey, let record = try? await connections.load(id),
             record.secrets.role == .inviter, record.status != .revoked
         else { return drop(.unknownSession) }
         if record.status == .active {
@@ -23,19 +23,19 @@ extension VaultRuntime {
             else { return }
             return await sendAck(id, seq: message.envelope.seq)
         }
-        let now = context.clock.now()
+        let now = self.now()
         guard let expires = record.inviteExpiresAt, now <= expires else { return drop(.unknownSession) }
-        var window = peers.windows[id] ?? ReplayWindow(floor: record.recvSeq)
+        var window = windows[id] ?? ReplayWindow(floor: record.recvSeq)
         if let reason = window.check(message.envelope.seq) { return drop(reason) }
-        guard let key = connectionKey(mine: record.secrets.myKey, peer: senderKey, id),
+        guard let key = ConnectionKeys.derive(mine: record.secrets.myKey, peer: senderKey, id),
             let plaintext = try? message.envelope.open(key: key, direction: .vaultToVault, subject: subject)
         else { return drop(.badTag) }
         window.accept(message.envelope.seq)
-        peers.windows[id] = window
+        windows[id] = window
         guard let accept = body(PeerConnectionAccept.self, plaintext), accept.accepterGUID == message.senderGUID, accept.accepterGUID != guid,
-            (try? PeerCredentials(accept.credentials, peerGUID: accept.accepterGUID, identity: context.bus.identity, now: now)) != nil
+            (try? PeerCredentials(accept.credentials, peerGUID: accept.accepterGUID, identity: bus.identity, now: now)) != nil
         else { return drop(.malformed) }
-        guard let adopted = try? await connectionStore.update(id, now: now, { record in
+        guard let adopted = try? await connections.update(id, now: now, { record in
             guard record.status == .pending else { return false }
             record.status = .active
             record.secrets.peerGUID = accept.accepterGUID
@@ -44,7 +44,7 @@ extension VaultRuntime {
             return true
         }), adopted.status == .active, adopted.secrets.peerKey == senderKey
         else { return }
-        try? await connectionStore.raiseRecvSeq(id, to: window.highest)
+        try? await connections.raiseRecvSeq(id, to: window.highest)
         await sendAck(id, seq: message.envelope.seq)
     }
 
@@ -57,13 +57,13 @@ extension VaultRuntime {
             let (record, plaintext) = await authenticate(message.envelope, subject: subject, senderGUID: message.senderGUID)
         else { return }
         guard let rotate = body(PeerConnectionRotate.self, plaintext), let peer = record.secrets.peerGUID else { return drop(.malformed) }
-        let now = context.clock.now()
+        let now = self.now()
         if let credentials = rotate.credentials {
-            guard (try? PeerCredentials(credentials, peerGUID: peer, identity: context.bus.identity, now: now)) != nil else {
+            guard (try? PeerCredentials(credentials, peerGUID: peer, identity: bus.identity, now: now)) != nil else {
                 return drop(.malformed)
             }
         }
-        guard (try? await connectionStore.update(record.connectionID, now: now, { record in
+        guard (try? await connections.update(record.connectionID, now: now, { record in
             guard record.status == .active, record.secrets.peerKey != senderKey else { return false }
             record.secrets.peerPreviousKey = record.secrets.peerKey
             record.secrets.peerPreviousUntil = Int64(now.addingTimeInterval(ConnectionPolicy.rotationGrace).timeIntervalSince1970)
@@ -80,16 +80,41 @@ extension VaultRuntime {
     func receiveRevoke(_ message: PeerMessage, subject: String) async {
         guard let (record, plaintext) = await authenticate(message.envelope, subject: subject, senderGUID: message.senderGUID) else { return }
         guard let notice = body(PeerConnectionRevoke.self, plaintext) else { return drop(.malformed) }
-        let id = record.connectionID, now = context.clock.now()
+        let id = record.connectionID, now = self.now()
         // Only the first notice acts (the app may have revoked the connection itself meanwhile).
-        guard let revoked = try? await connectionStore.changed(id, now: now, { record in
+        guard let revoked = try? await connections.changed(id, now: now, { record in
             guard record.status != .revoked else { return false }
             record.status = .revoked
             return true
         }) else { return }
         // Recorded before the push: should the push fail, the next one of this vault includes it.
-        try? await revokeIssued(revoked.secrets.issuedUsers)
-        await forgetPeer(id, now: now)
+        try? await revocations.revoke(revoked.secrets.issuedUsers, now: now)
+        await forget(id, now: now)
         await push(.connectionRevoked, payload: ConnectionRevokedPush(connectionID: id, reason: notice.reason).payload)
+    }
+
+    /// The peer used this vault's proposed key (`ConnectionRotateCommand`): it becomes the current one (the old one
+    /// is still accepted for the grace period), and the credentials it replaced are revoked — the peer publishes with
+    /// the new ones now.
+    func completeRotation(_ id: String) async {
+        let now = self.now()
+        guard let record = try? await connections.update(id, now: now, { record in
+            guard let pending = record.secrets.myPendingKey else { return false }
+            record.secrets.myPreviousKey = record.secrets.myKey
+            record.secrets.myPreviousUntil = Int64(now.addingTimeInterval(ConnectionPolicy.rotationGrace).timeIntervalSince1970)
+            record.secrets.myKey = pending
+            record.secrets.myPendingKey = nil
+            if let replaced = record.secrets.issued, record.secrets.pendingIssued != nil { record.secrets.retired.append(replaced.user) }
+            record.secrets.issued = record.secrets.pendingIssued ?? record.secrets.issued
+            record.secrets.pendingIssued = nil
+            record.rotatedAt = now
+            return true
+        }) else { return }
+        let retired = record.secrets.retired
+        guard !retired.isEmpty, (try? await revocations.revoke(retired, now: now)) != nil else { return }
+        _ = try? await connections.update(id, now: now) { record in
+            record.secrets.retired.removeAll { retired.contains($0) }
+            return true
+        }
     }
 }
