@@ -25,7 +25,7 @@ public struct ParsedAuthorizationRequest: Sendable {
         case requestObjectByReference(uri: URL, method: RequestURIMethod)
     }
 
-    /// How the parameters arrived; the Response Mode and Client Identifier rules depend on it.
+    /// How the parameters arrived, for logs and the consent screen; whether they were signed is `isSigned`.
     public let transport: Transport
     /// The Authorization Request parameters: the Request Object claims, or the URI parameters. For a Request
     /// Object, only its claims count (§5.10.1), except that its `client_id` was checked against the URI's.

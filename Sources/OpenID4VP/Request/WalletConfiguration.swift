@@ -126,9 +126,10 @@ public struct WalletConfiguration: Sendable {
     /// Size limits applied to everything the verifier sends.
     public var limits: OpenID4VPLimits
 
-    /// A configuration with the defaults a HAIP wallet uses: every implemented prefix, `openid4vp`, `haip-vp` and
-    /// `https` invocation, SD-JWT VC and mdoc, `request_uri_method=post`, A256GCM preferred, untrusted verifiers refused,
-    /// 60 s clock skew. Pass `verifierTrustAnchors` for x509 verifiers: without them no `x509_*` request is trusted.
+    /// A configuration. By default: every implemented Client Identifier Prefix, `openid4vp`, `haip-vp` and `https`
+    /// invocation, SD-JWT VC and mdoc, `request_uri_method=post`, A256GCM preferred (HAIP §5), untrusted verifiers
+    /// refused, 60 s clock skew. Pass `verifierTrustAnchors` for x509 verifiers: without them no `x509_*` request is
+    /// trusted.
     public init(
         httpClient: any HTTPClient,
         clock: any TesseraClock = SystemClock(),
