@@ -55,6 +55,7 @@ public enum MDocError: Error, Equatable, Sendable {
     case msoSignedOutsideCertificateValidity(signed: Date)
     /// DeviceSigned is neither authenticated nor bound to the MSO device key (§9.1.3).
     case deviceSignatureInvalid(docType: String)
+    /// DeviceMac does not verify with EMacKey from the reader's ephemeral key and the MSO device key (§9.1.3.5).
     case deviceMacInvalid(docType: String)
     /// DeviceMac needs the reader's ephemeral private key, which was not supplied.
     case deviceMacKeyUnavailable(docType: String)
@@ -119,6 +120,7 @@ public enum MDocError: Error, Equatable, Sendable {
 }
 
 extension MDocError: CustomStringConvertible {
+    /// The failure in one line, with the section it breaks where there is one.
     public var description: String {
         switch self {
         case .malformed(let s, let e): return "\(s) is not well formed: \(e)"

@@ -185,6 +185,7 @@ extension OpenID4VPError {
         }
     }
 
+    /// The failure in one line, led by the section it breaks. No nonce, key or credential content appears in it.
     public var description: String {
         switch self {
         case .invalidInvocationURI(let reason): return "§9: invalid invocation URI (\(reason))"
@@ -260,20 +261,34 @@ extension OpenID4VPError {
 /// Error codes of the Authorization Error Response (RFC 6749 §4.1.2.1 and OpenID4VP §8.5). Open: a verifier may
 /// receive codes defined elsewhere.
 public struct AuthorizationErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The code as it appears in the `error` parameter.
     public let rawValue: String
+    /// Any code, including ones this module does not name; check `isWellFormed` before sending one.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// `invalid_request`: a parameter is missing, invalid, repeated or otherwise malformed (RFC 6749 §4.1.2.1).
     public static let invalidRequest = AuthorizationErrorCode(rawValue: "invalid_request")
+    /// `unauthorized_client`: the client may not make this request (RFC 6749 §4.1.2.1).
     public static let unauthorizedClient = AuthorizationErrorCode(rawValue: "unauthorized_client")
+    /// `invalid_client`: `client_metadata` sent by a client whose metadata the wallet already holds (§8.5).
     public static let invalidClient = AuthorizationErrorCode(rawValue: "invalid_client")
+    /// `invalid_scope`: the scope is invalid, unknown or malformed (RFC 6749 §4.1.2.1).
     public static let invalidScope = AuthorizationErrorCode(rawValue: "invalid_scope")
+    /// `access_denied`: the End-User refused, or the wallet has no credential fulfilling the query (§8.5).
     public static let accessDenied = AuthorizationErrorCode(rawValue: "access_denied")
+    /// `unsupported_response_type` (RFC 6749 §4.1.2.1).
     public static let unsupportedResponseType = AuthorizationErrorCode(rawValue: "unsupported_response_type")
+    /// `server_error`: the wallet failed to build its answer (RFC 6749 §4.1.2.1).
     public static let serverError = AuthorizationErrorCode(rawValue: "server_error")
+    /// `temporarily_unavailable` (RFC 6749 §4.1.2.1).
     public static let temporarilyUnavailable = AuthorizationErrorCode(rawValue: "temporarily_unavailable")
+    /// `vp_formats_not_supported`: the wallet supports none of the formats the verifier asked for (§8.5).
     public static let vpFormatsNotSupported = AuthorizationErrorCode(rawValue: "vp_formats_not_supported")
+    /// `invalid_request_uri_method`: `request_uri_method` is neither `get` nor `post` (§8.5).
     public static let invalidRequestURIMethod = AuthorizationErrorCode(rawValue: "invalid_request_uri_method")
+    /// `invalid_transaction_data`: transaction data of an unknown type or that does not fit the query (§8.5).
     public static let invalidTransactionData = AuthorizationErrorCode(rawValue: "invalid_transaction_data")
+    /// `wallet_unavailable`: the wallet could not be reached to answer (§8.5); sent by the platform, not this module.
     public static let walletUnavailable = AuthorizationErrorCode(rawValue: "wallet_unavailable")
 
     /// RFC 6749 §4.1.2.1: `error` holds only %x20-21 / %x23-5B / %x5D-7E.
@@ -281,6 +296,7 @@ public struct AuthorizationErrorCode: RawRepresentable, Sendable, Hashable, Cust
         !rawValue.isEmpty && rawValue.utf8.allSatisfy(ErrorText.isAllowed)
     }
 
+    /// `rawValue`.
     public var description: String { rawValue }
 }
 

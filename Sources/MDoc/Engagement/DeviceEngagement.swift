@@ -10,17 +10,23 @@ import TesseraCOSE
 /// into the SessionTranscript (isomdl #131: re-encoding broke Apple Wallet). Keys this version
 /// does not know are kept in `unknownEntries`.
 public struct DeviceEngagement: Sendable, Equatable {
+    /// Key 0: `"1.0"` when built here; a received engagement must have a version starting with `"1."` (§8.2.1.1).
     public var version: String
+    /// Key 1: the cipher suite and the mdoc's ephemeral key, bytes as received.
     public var security: Security
+    /// Key 2: the transports the mdoc offers (NFC, BLE, Wi-Fi Aware); empty when the key is absent.
     public var deviceRetrievalMethods: [DeviceRetrievalMethod]
     /// Key 3 (ServerRetrievalMethods, withdrawn in later editions): kept, not interpreted.
     public var serverRetrievalMethods: CBOR?
     /// Key 4 (ProtocolInfo): kept, not interpreted.
     public var protocolInfo: CBOR?
+    /// Key 5: where the engagement came from (§8.2.1.1); empty when the key is absent.
     public var originInfos: [OriginInfo]
     /// Entries with keys this implementation does not know (ISO 18013-5 §8.2.1.1 allows them).
     public var unknownEntries: [CBORMap.Entry]
 
+    /// An engagement for the holder to present. Encode it once with `encoded()` and keep those bytes: they go
+    /// into the QR code and the SessionTranscript.
     public init(
         version: String = "1.0", security: Security, deviceRetrievalMethods: [DeviceRetrievalMethod] = [],
         originInfos: [OriginInfo] = []
@@ -36,10 +42,13 @@ public struct DeviceEngagement: Sendable, Equatable {
 
     /// `Security = [cipherSuiteIdentifier: int, EDeviceKeyBytes]` (§8.2.1.1).
     public struct Security: Sendable, Equatable {
+        /// 1 is the only suite ISO/IEC 18013-5:2021 defines (§9.1.5.2).
         public var cipherSuiteIdentifier: Int
         /// `EDeviceKeyBytes = #6.24(bstr .cbor EDeviceKey)`, bytes kept.
         public var eDeviceKeyBytes: EncodedCBOR<CBOR>
 
+        /// Wraps the public part of `eDeviceKey` as a tag-24 item, encoded once here.
+        /// - Throws: `MDocError.invalidEphemeralKey` when the key cannot be encoded.
         public init(cipherSuiteIdentifier: Int = 1, eDeviceKey: COSEKey) throws(MDocError) {
             self.cipherSuiteIdentifier = cipherSuiteIdentifier
             do {
@@ -77,6 +86,8 @@ public struct DeviceEngagement: Sendable, Equatable {
         try self.init(cbor: item)
     }
 
+    /// Reads a decoded DeviceEngagement. The EDeviceKey is decoded now, so a bad key fails here.
+    /// - Throws: `MDocError.unsupportedVersion` for a version other than `1.x`, `.invalidStructure` or `.cose` otherwise.
     public init(cbor item: CBOR) throws(MDocError) {
         func fail(_ reason: String) -> MDocError { .invalidStructure(structure: "DeviceEngagement", reason: reason) }
         guard case .map(let map) = item else { throw fail("not a map") }
@@ -114,6 +125,8 @@ public struct DeviceEngagement: Sendable, Equatable {
         self.unknownEntries = map.entries.filter { !known.contains($0.key) }
     }
 
+    /// The engagement as a CBOR map, keys in the order 0–5 then unknown entries. Re-encoding a received
+    /// engagement need not give its received bytes: use the bytes it arrived in for the SessionTranscript.
     public var cbor: CBOR {
         var map = CBORMap()
         map.append(key: 0, value: .text(version))
@@ -137,10 +150,12 @@ public struct DeviceEngagement: Sendable, Equatable {
 }
 
 extension DeviceEngagement: Codable {
+    /// Decodes through `init(cbor:)`.
     public init(from decoder: any Decoder) throws {
         try self.init(cbor: decoder.singleValueContainer().decode(CBOR.self))
     }
 
+    /// Encodes `cbor`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(cbor)
@@ -149,10 +164,14 @@ extension DeviceEngagement: Codable {
 
 /// `OriginInfo = {"cat": uint, "type": uint, "details": any}` (§8.2.1.1, 18013-5 2021 edition).
 public struct OriginInfo: Sendable, Equatable {
+    /// Category of the origin, as a number §8.2.1.1 assigns; not interpreted here.
     public var cat: UInt64
+    /// Type of the origin within its category; not interpreted here.
     public var type: UInt64
+    /// Type-specific details, kept as received (`null` when absent).
     public var details: CBOR
 
+    /// An OriginInfo entry.
     public init(cat: UInt64, type: UInt64, details: CBOR) {
         self.cat = cat
         self.type = type

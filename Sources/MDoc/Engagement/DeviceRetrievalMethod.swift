@@ -3,6 +3,7 @@ import TesseraCBOR
 
 /// `DeviceRetrievalMethod = [type: uint, version: uint, RetrievalOptions]` (§8.2.1.1).
 public struct DeviceRetrievalMethod: Sendable, Equatable {
+    /// `RetrievalOptions`, by retrieval type (§8.2.1.1): typed for NFC and BLE, kept as received otherwise.
     public enum Options: Sendable, Equatable {
         /// Type 1: `NfcOptions = {0: maxLenCommandDataField, 1: maxLenResponseDataField}`.
         case nfc(maxLengthCommandData: UInt64, maxLengthResponseData: UInt64)
@@ -14,14 +15,18 @@ public struct DeviceRetrievalMethod: Sendable, Equatable {
         case other(type: UInt64, CBOR)
     }
 
+    /// Version of the retrieval method; 1 is the only one defined.
     public var version: UInt64
+    /// The options of this method; they also decide `type`.
     public var options: Options
 
+    /// A retrieval method with its options (`type` follows from them).
     public init(version: UInt64 = 1, options: Options) {
         self.version = version
         self.options = options
     }
 
+    /// The retrieval type: 1 NFC, 2 BLE, 3 Wi-Fi Aware, or the number received for others.
     public var type: UInt64 {
         switch options {
         case .nfc: return 1
@@ -79,6 +84,7 @@ public struct BLEOptions: Sendable, Equatable {
     /// Option keys this version does not know, kept as received.
     public var unknownEntries: [CBORMap.Entry]
 
+    /// BLE options as the mdoc advertises them. `unknownEntries` starts empty.
     public init(
         supportsPeripheralServerMode: Bool, supportsCentralClientMode: Bool, peripheralServerModeUUID: UUID? = nil,
         centralClientModeUUID: UUID? = nil, peripheralServerModeDeviceAddress: Data? = nil,

@@ -5,6 +5,7 @@ import TesseraCore
 /// The QR device engagement payload (§8.2.2.3): `"mdoc:"` followed by the DeviceEngagement
 /// bytes in base64url without padding.
 public enum MDocQRCode {
+    /// The URI scheme prefix, `"mdoc:"`; matched case-insensitively when parsing.
     public static let scheme = "mdoc:"
     /// Longest URI accepted; a DeviceEngagement is a few hundred bytes.
     public static let maximumLength = 4096

@@ -18,17 +18,24 @@ public protocol DeviceKeySigner: Sendable {
 
 /// A device key held in process memory: for tests, test wallets and the demo.
 public struct SoftwareDeviceKey: DeviceKeySigner {
+    /// The P-256 private key; it signs and, for DeviceMac, agrees.
     public let signingKey: P256.Signing.PrivateKey
 
+    /// Wraps `key`; nothing is copied out of process memory.
     public init(_ key: P256.Signing.PrivateKey) { self.signingKey = key }
 
+    /// The EC2 P-256 public key to bind into the MSO.
     public var publicKey: COSEKey { COSEKey(signingKey.publicKey) }
+    /// Always ES256 (COSE -7): the key is P-256.
     public var algorithm: COSEAlgorithm { .es256 }
 
+    /// ECDSA P-256 with SHA-256 over `message`; the signature is raw `r‖s` (64 bytes), as COSE wants.
     public func sign(_ message: Data) async throws -> Data {
         try signingKey.signature(for: message).rawRepresentation
     }
 
+    /// ECDH P-256 with `peer` (the same scalar used as a key-agreement key).
+    /// - Throws: when `peer` is not an EC2 P-256 key.
     public func sharedSecret(with peer: COSEKey) async throws -> SharedSecret {
         let agreement = try P256.KeyAgreement.PrivateKey(rawRepresentation: signingKey.rawRepresentation)
         return try agreement.sharedSecretFromKeyAgreement(with: P256.KeyAgreement.PublicKey(coseKey: peer))

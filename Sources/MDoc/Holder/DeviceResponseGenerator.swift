@@ -6,10 +6,14 @@ import TesseraCOSE
 /// A credential as the holder stores it: what the issuer gave (IssuerSigned, bytes kept) and the
 /// key the MSO binds.
 public struct StoredCredential: Sendable {
+    /// The docType the issuer signed (it must equal the MSO's); matched against each DocRequest.
     public var docType: String
+    /// IssuerSigned as issued: every IssuerSignedItemBytes and the issuerAuth are kept as received.
     public var issuerSigned: IssuerSigned
+    /// The key whose public part the MSO binds (DeviceKeyInfo); signs or MACs DeviceAuthentication.
     public var deviceKey: any DeviceKeySigner
 
+    /// Pairs what the issuer returned with the key it was issued to; nothing is checked here (the verifier checks).
     public init(docType: String, issuerSigned: IssuerSigned, deviceKey: any DeviceKeySigner) {
         self.docType = docType
         self.issuerSigned = issuerSigned

@@ -11,15 +11,20 @@ import TesseraCore
 /// the MSO holds the digests over each IssuerSignedItemBytes, the device key and the validity window,
 /// and is signed as a COSE_Sign1 (ES256 by default) with the document signer chain in x5chain.
 public struct MDocIssuer: Sendable {
+    /// The document signer's private key; it signs the MSO (its algorithm goes into the protected header).
     public let documentSignerKey: COSESigningKey
     /// DER certificates, document signer first (the IACA root is not included, §9.1.2.4).
     public let certificateChain: [Data]
+    /// Gives `signed` and, when not passed, `validFrom` of the ValidityInfo.
     public let clock: any TesseraClock
+    /// Draws the salts and shuffles the digestIDs.
     public let random: any RandomSource
+    /// The MSO digest algorithm (§9.1.2.5); SHA-256 unless set.
     public var digestAlgorithm: DigestAlgorithm = .sha256
     /// Salt length in bytes.
     public var saltLength = 32
 
+    /// An issuer with its document signer key and chain; time and randomness are injected for reproducible tests.
     public init(
         documentSignerKey: COSESigningKey, certificateChain: [Data], clock: any TesseraClock = SystemClock(),
         random: any RandomSource = SystemRandomSource()

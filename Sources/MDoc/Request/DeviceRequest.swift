@@ -5,14 +5,22 @@ import TesseraCOSE
 /// `DeviceRequest = {"version": tstr, "docRequests": [+ DocRequest], * tstr => any}` (§8.3.2.1.2.1).
 /// Version "1.0"; the 1.1 fields (`deviceRequestInfo`, `readerAuthAll`) and any others are tolerated.
 public struct DeviceRequest: Codable, Sendable, Equatable {
+    /// `"1.0"` when built here; a received request must have a version starting with `"1."`.
     public var version: String
+    /// One DocRequest per document asked for; never empty in a received request.
     public var docRequests: [DocRequest]
 
+    /// A request to encode and send as the reader.
     public init(version: String = "1.0", docRequests: [DocRequest]) {
         self.version = version
         self.docRequests = docRequests
     }
 
+    /// Reads a received DeviceRequest. Each ItemsRequestBytes keeps its received bytes (ReaderAuth covers
+    /// them), so reading and re-encoding never changes what is verified.
+    /// - Throws: `MDocError.malformed` (with the key path and byte offset) or `.cose` (a bad ReaderAuth) for bytes that
+    ///   are not a DeviceRequest, `.unsupportedVersion` for a version other than `1.x`, `.invalidStructure` for an
+    ///   empty `docRequests`.
     public init(bytes: Data) throws(MDocError) {
         if let fast = Self.fastRead(bytes) {
             self = fast
@@ -51,6 +59,7 @@ public struct DocRequest: Codable, Sendable, Equatable {
     /// `ReaderAuth = COSE_Sign1` with detached payload ReaderAuthenticationBytes (§9.1.4).
     public var readerAuth: COSESign1?
 
+    /// A DocRequest; pass `readerAuth` from `ReaderAuthentication.sign` to authenticate the reader.
     public init(itemsRequest: EncodedCBOR<ItemsRequest>, readerAuth: COSESign1? = nil) {
         self.itemsRequest = itemsRequest
         self.readerAuth = readerAuth
@@ -74,11 +83,14 @@ public struct DocRequest: Codable, Sendable, Equatable {
 /// `ItemsRequest = {"docType": tstr, "nameSpaces": {+ tstr => {+ tstr => IntentToRetain}},
 /// ? "requestInfo": {* tstr => any}}` (§8.3.2.1.2.1).
 public struct ItemsRequest: Codable, Sendable, Equatable {
+    /// The document type asked for, e.g. `MDL.docType`.
     public var docType: String
     /// Namespace → element identifier → IntentToRetain.
     public var nameSpaces: [String: [String: Bool]]
+    /// Additional information for the holder, kept as received and not interpreted.
     public var requestInfo: [String: CBOR]?
 
+    /// An ItemsRequest; wrap it once with `EncodedCBOR(encoding:)` and keep those bytes for ReaderAuth.
     public init(docType: String, nameSpaces: [String: [String: Bool]], requestInfo: [String: CBOR]? = nil) {
         self.docType = docType
         self.nameSpaces = nameSpaces

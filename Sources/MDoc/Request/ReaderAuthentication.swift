@@ -32,7 +32,9 @@ public enum ReaderAuthentication {
 public struct ReaderAuthenticationOutcome: Sendable {
     /// The reader certificate (x5chain leaf), when it could be read: its subject is the reader's identity.
     public var readerCertificate: Certificate?
+    /// Every failure found; empty when the chain and signature both verify.
     public var errors: [MDocError]
+    /// True when `errors` is empty.
     public var isValid: Bool { errors.isEmpty }
 }
 

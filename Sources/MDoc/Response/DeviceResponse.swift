@@ -6,18 +6,26 @@ import TesseraCBOR
 public struct DeviceResponse: Codable, Sendable, Equatable {
     /// Status codes (§8.3.2.1.2.3, Table 8).
     public enum Status: UInt64, Sendable {
+        /// Normal processing.
         case ok = 0
+        /// The mdoc returns an error without giving a reason.
         case generalError = 10
+        /// The request the mdoc received is not valid CBOR.
         case cborDecodingError = 11
+        /// The request is CBOR but not the structure it should be (e.g. wrong CDDL structure).
         case cborValidationError = 12
     }
 
+    /// `"1.0"` when built here; a received response must have a version starting with `"1."`.
     public var version: String
+    /// The returned documents; nil (the key is left out) when none is returned.
     public var documents: [Document]?
     /// `DocumentError = {DocType => ErrorCode}`.
     public var documentErrors: [[String: Int]]?
+    /// The status code as received (Table 8); compare with `Status.rawValue`, other values are kept.
     public var status: UInt64
 
+    /// A response as the holder builds it; `DeviceResponseGenerator.generate` is the usual way.
     public init(version: String = "1.0", documents: [Document]?, documentErrors: [[String: Int]]? = nil, status: Status = .ok) {
         self.version = version
         self.documents = documents
@@ -25,6 +33,11 @@ public struct DeviceResponse: Codable, Sendable, Equatable {
         self.status = status.rawValue
     }
 
+    /// Reads a received DeviceResponse. Every IssuerSignedItemBytes, DeviceNameSpacesBytes and MSO keeps
+    /// its received bytes, so digests and signatures are checked over what was sent; nothing is verified here
+    /// (`MDocVerifier` does that).
+    /// - Throws: `MDocError.malformed` (with the key path and byte offset) or `.cose` for bytes that are not a
+    ///   DeviceResponse, `.unsupportedVersion` for a version other than `1.x`.
     public init(bytes: Data) throws(MDocError) {
         self = try readStructure("DeviceResponse", from: bytes, Self.init(reading:))
         guard version.hasPrefix("1.") else { throw .unsupportedVersion(structure: "DeviceResponse", version: version) }
@@ -66,12 +79,16 @@ public struct DeviceResponse: Codable, Sendable, Equatable {
 /// `Document = {"docType": tstr, "issuerSigned": IssuerSigned, "deviceSigned": DeviceSigned,
 /// ? "errors": Errors}` (§8.3.2.1.2.2).
 public struct Document: Codable, Sendable, Equatable {
+    /// The document type, e.g. `MDL.docType`; the verifier checks it equals the MSO's (§9.3.1).
     public var docType: String
+    /// The disclosed elements and the issuer's signature over the MSO.
     public var issuerSigned: IssuerSigned
+    /// Device-signed elements and the device's DeviceSignature or DeviceMac over the session.
     public var deviceSigned: DeviceSigned
     /// `Errors = {+ NameSpace => {+ DataElementIdentifier => ErrorCode}}`.
     public var errors: [String: [String: Int]]?
 
+    /// A Document; `errors` lists elements the holder did not return, with their error codes.
     public init(docType: String, issuerSigned: IssuerSigned, deviceSigned: DeviceSigned, errors: [String: [String: Int]]? = nil) {
         self.docType = docType
         self.issuerSigned = issuerSigned

@@ -7,8 +7,10 @@ public struct DeviceSigned: Codable, Sendable, Equatable {
     /// `DeviceNameSpacesBytes = #6.24(bstr .cbor DeviceNameSpaces)`,
     /// `DeviceNameSpaces = {* NameSpace => {+ DataElementIdentifier => DataElementValue}}`.
     public var nameSpaces: EncodedCBOR<[String: [String: CBOR]]>
+    /// DeviceSignature or DeviceMac over DeviceAuthenticationBytes (§9.1.3).
     public var deviceAuth: DeviceAuth
 
+    /// DeviceSigned from DeviceNameSpacesBytes (encode them once and keep them) and the authentication over them.
     public init(nameSpaces: EncodedCBOR<[String: [String: CBOR]]>, deviceAuth: DeviceAuth) {
         self.nameSpaces = nameSpaces
         self.deviceAuth = deviceAuth
@@ -35,7 +37,9 @@ public struct DeviceSigned: Codable, Sendable, Equatable {
 
 /// `DeviceAuth = {"deviceSignature": DeviceSignature} / {"deviceMac": DeviceMac}` (§9.1.3).
 public enum DeviceAuth: Codable, Sendable, Equatable {
+    /// `DeviceSignature = COSE_Sign1` with detached payload DeviceAuthenticationBytes (§9.1.3.6).
     case deviceSignature(COSESign1)
+    /// `DeviceMac = COSE_Mac0` (HMAC-SHA256 with EMacKey) with detached payload DeviceAuthenticationBytes (§9.1.3.5).
     case deviceMac(COSEMac0)
 
     enum CodingKeys: String, CodingKey {
@@ -43,6 +47,7 @@ public enum DeviceAuth: Codable, Sendable, Equatable {
         case deviceMac
     }
 
+    /// Decodes the map; exactly one of `deviceSignature` and `deviceMac` must be present.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let signature = try c.decodeIfPresent(COSESign1.self, forKey: .deviceSignature)
@@ -57,6 +62,7 @@ public enum DeviceAuth: Codable, Sendable, Equatable {
         }
     }
 
+    /// Encodes the one-entry map.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {
@@ -88,6 +94,8 @@ public enum DeviceAuth: Codable, Sendable, Equatable {
 /// `DeviceAuthenticationBytes = #6.24(bstr .cbor ["DeviceAuthentication", SessionTranscript, DocType,
 /// DeviceNameSpacesBytes])` (§9.1.3.4): the detached payload of DeviceSignature and DeviceMac.
 public enum DeviceAuthentication {
+    /// `DeviceAuthenticationBytes` from the transcript and DeviceNameSpacesBytes exactly as sent: the
+    /// transcript is embedded as its held bytes, never re-encoded.
     public static func bytes(sessionTranscript: SessionTranscript, docType: String, deviceNameSpacesBytes: Data) -> Data {
         CBOR.encodeTag24Array([
             .text("DeviceAuthentication"), .encoded(sessionTranscript.bytes), .text(docType), .tag24(deviceNameSpacesBytes),

@@ -11,11 +11,14 @@ public struct IssuerSigned: Codable, Sendable, Equatable {
     /// `IssuerAuth = COSE_Sign1` over `MobileSecurityObjectBytes` (§9.1.2.4).
     public var issuerAuth: COSESign1
 
+    /// IssuerSigned from items as issued (bytes kept) and the issuer's signature.
     public init(nameSpaces: [String: [EncodedCBOR<IssuerSignedItem>]]?, issuerAuth: COSESign1) {
         self.nameSpaces = nameSpaces
         self.issuerAuth = issuerAuth
     }
 
+    /// Reads IssuerSigned (e.g. a stored credential or what an issuer returned), item bytes kept.
+    /// - Throws: `MDocError.malformed` (with the key path and byte offset) or `.cose` for bytes that are not IssuerSigned.
     public init(bytes: Data) throws(MDocError) {
         self = try readStructure("IssuerSigned", from: bytes, Self.init(reading:))
     }
@@ -64,12 +67,16 @@ public struct IssuerSigned: Codable, Sendable, Equatable {
 
 /// `IssuerSignedItem = {"digestID": uint, "random": bstr, "elementIdentifier": tstr, "elementValue": any}`.
 public struct IssuerSignedItem: Codable, Sendable, Equatable {
+    /// The key of this item's digest in the MSO's `valueDigests` for its namespace.
     public var digestID: UInt64
     /// Salt, at least 16 bytes when Tessera issues (§9.1.2.5).
     public var random: Data
+    /// The data element identifier, e.g. `"family_name"`.
     public var elementIdentifier: String
+    /// The element value as received; its type is checked against the namespace's CDDL where known (`MDL`).
     public var elementValue: CBOR
 
+    /// An item; the issuer encodes it once and digests those bytes (see `MDocIssuer`).
     public init(digestID: UInt64, random: Data, elementIdentifier: String, elementValue: CBOR) {
         self.digestID = digestID
         self.random = random

@@ -6,15 +6,20 @@ import TesseraCOSE
 /// `MobileSecurityObject` (§9.1.2.4): what the issuer signs — the digests of every element,
 /// the device key, and the validity window.
 public struct MobileSecurityObject: Codable, Sendable, Equatable {
+    /// `"1.0"` when built here; `MDocVerifier` reports a version other than `1.x` as `unsupportedVersion`.
     public var version: String
     /// "SHA-256", "SHA-384" or "SHA-512" (§9.1.2.5).
     public var digestAlgorithm: String
     /// `ValueDigests = {+ NameSpace => {+ DigestID => Digest}}`.
     public var valueDigests: [String: [Int: Data]]
+    /// The holder's device key and what it may sign (§9.1.2.4); DeviceSignature and DeviceMac are checked with it.
     public var deviceKeyInfo: DeviceKeyInfo
+    /// The document type the issuer signed; it must match the Document's (§9.3.1).
     public var docType: String
+    /// When the MSO was signed and when it is valid (§9.1.2.4); checked at the verification instant.
     public var validityInfo: ValidityInfo
 
+    /// An MSO as the issuer builds it (see `MDocIssuer`).
     public init(
         version: String = "1.0", digestAlgorithm: DigestAlgorithm, valueDigests: [String: [Int: Data]],
         deviceKeyInfo: DeviceKeyInfo, docType: String, validityInfo: ValidityInfo
@@ -43,10 +48,14 @@ public struct MobileSecurityObject: Codable, Sendable, Equatable {
 
 /// The digest algorithms §9.1.2.5 allows.
 public enum DigestAlgorithm: String, Sendable, CaseIterable {
+    /// `"SHA-256"` in the MSO; what `MDocIssuer` uses unless told otherwise.
     case sha256 = "SHA-256"
+    /// `"SHA-384"` in the MSO.
     case sha384 = "SHA-384"
+    /// `"SHA-512"` in the MSO.
     case sha512 = "SHA-512"
 
+    /// The digest of `data`, e.g. of IssuerSignedItemBytes (the tag-24 item as sent, §9.1.2.5).
     public func digest(_ data: Data) -> Data {
         switch self {
         case .sha256: return Data(SHA256.hash(data: data))
@@ -79,10 +88,14 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
 
 /// `DeviceKeyInfo = {"deviceKey": DeviceKey, ? "keyAuthorizations": KeyAuthorizations, ? "keyInfo": KeyInfo}`.
 public struct DeviceKeyInfo: Codable, Sendable, Equatable {
+    /// `DeviceKey = COSE_Key`: the public key the holder proves possession of (§9.1.2.4).
     public var deviceKey: COSEKey
+    /// Which device-signed elements the key may return; none when absent.
     public var keyAuthorizations: KeyAuthorizations?
+    /// `KeyInfo = {* int => any}`: kept as received, not interpreted.
     public var keyInfo: [Int: CBOR]?
 
+    /// DeviceKeyInfo for an MSO; without `keyAuthorizations` the device may sign no element itself.
     public init(deviceKey: COSEKey, keyAuthorizations: KeyAuthorizations? = nil, keyInfo: [Int: CBOR]? = nil) {
         self.deviceKey = deviceKey
         self.keyAuthorizations = keyAuthorizations
@@ -100,9 +113,12 @@ public struct DeviceKeyInfo: Codable, Sendable, Equatable {
 /// `KeyAuthorizations = {? "nameSpaces": [+ NameSpace], ? "dataElements": {+ NameSpace => [+ DataElementIdentifier]}}`:
 /// which elements the device key may sign itself (§9.1.2.4).
 public struct KeyAuthorizations: Codable, Sendable, Equatable {
+    /// Namespaces whose every element the device key may sign.
     public var nameSpaces: [String]?
+    /// Individual elements (namespace → identifiers) the device key may sign.
     public var dataElements: [String: [String]]?
 
+    /// Authorizations for device-signed elements, by whole namespace or by element.
     public init(nameSpaces: [String]? = nil, dataElements: [String: [String]]? = nil) {
         self.nameSpaces = nameSpaces
         self.dataElements = dataElements
@@ -116,6 +132,7 @@ public struct KeyAuthorizations: Codable, Sendable, Equatable {
         }
     }
 
+    /// True if `element` of `namespace` is authorized by a whole namespace or by name.
     public func allows(namespace: String, element: String) -> Bool {
         if nameSpaces?.contains(namespace) == true { return true }
         return dataElements?[namespace]?.contains(element) == true
@@ -124,11 +141,16 @@ public struct KeyAuthorizations: Codable, Sendable, Equatable {
 
 /// `ValidityInfo = {"signed": tdate, "validFrom": tdate, "validUntil": tdate, ? "expectedUpdate": tdate}`.
 public struct ValidityInfo: Codable, Sendable, Equatable {
+    /// When the MSO was signed; it must fall within the document signer certificate's validity (§9.3.1).
     public var signed: TDate
+    /// Start of the MSO's validity.
     public var validFrom: TDate
+    /// End of the MSO's validity.
     public var validUntil: TDate
+    /// When the issuer expects to re-sign the MSO; informative.
     public var expectedUpdate: TDate?
 
+    /// A validity window; `validFrom` must be before `validUntil` for `MDocIssuer` to issue.
     public init(signed: TDate, validFrom: TDate, validUntil: TDate, expectedUpdate: TDate? = nil) {
         self.signed = signed
         self.validFrom = validFrom

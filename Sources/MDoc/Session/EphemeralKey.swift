@@ -7,8 +7,11 @@ import TesseraCore
 /// allows P-256, P-384 and P-521 here (brainpool and X25519/X448 curves are not offered by
 /// swift-crypto and are rejected).
 public enum EphemeralPrivateKey: Sendable {
+    /// A P-256 key (the default).
     case p256(P256.KeyAgreement.PrivateKey)
+    /// A P-384 key.
     case p384(P384.KeyAgreement.PrivateKey)
+    /// A P-521 key.
     case p521(P521.KeyAgreement.PrivateKey)
 
     /// A new key from the injected random source (retried on the negligible chance the bytes

@@ -10,6 +10,7 @@ public enum Handover: Sendable, Equatable {
     /// Any other handover (e.g. OpenID4VP), given as its CBOR item.
     case other(CBOR)
 
+    /// The Handover item as it goes into the SessionTranscript.
     public var cbor: CBOR {
         switch self {
         case .qr: return .null
@@ -18,6 +19,7 @@ public enum Handover: Sendable, Equatable {
         }
     }
 
+    /// Reads a Handover: `null` is QR, `[bstr, bstr / null]` is NFC, anything else is kept as `.other`.
     public init(cbor: CBOR) {
         switch cbor {
         case .null: self = .qr

@@ -21,6 +21,7 @@ public enum MDocRole: Sendable {
 /// A class, not a struct: a copy would duplicate the counters. The keys live in swift-crypto
 /// `SymmetricKey` storage, which is zeroed when released.
 public final class SessionEncryption {
+    /// The side this object encrypts for; it picks the send and receive keys and the IV identifiers.
     public let role: MDocRole
     private let sendKey: SymmetricKey
     private let receiveKey: SymmetricKey
@@ -98,6 +99,8 @@ public final class SessionEncryption {
 /// static device key and the reader's ephemeral public key; the reader with its ephemeral private
 /// key and the device key from the MSO.
 public enum EMacKey {
+    /// EMacKey from an ECDH result already computed (the mdoc's side, where the device key
+    /// agrees through `DeviceKeySigner.sharedSecret(with:)`).
     public static func derive(sharedSecret: SharedSecret, sessionTranscript: SessionTranscript) -> SymmetricKey {
         let salt = sessionTranscript.sessionKeySalt
         return sharedSecret.hkdfDerivedSymmetricKey(

@@ -6,13 +6,17 @@ import TesseraCBOR
 public struct SessionEstablishment: Codable, Sendable, Equatable {
     /// `EReaderKeyBytes = #6.24(bstr .cbor EReaderKey)`, bytes kept for the transcript.
     public var eReaderKey: EncodedCBOR<CBOR>
+    /// The first SessionData ciphertext: the encrypted DeviceRequest (ciphertext ‖ 16-byte GCM tag).
     public var data: Data
 
+    /// A SessionEstablishment as the reader sends it. Keep `eReaderKey`'s bytes: they go into the SessionTranscript.
     public init(eReaderKey: EncodedCBOR<CBOR>, data: Data) {
         self.eReaderKey = eReaderKey
         self.data = data
     }
 
+    /// Reads the reader's first message, keeping the EReaderKeyBytes as received.
+    /// - Throws: `MDocError.malformed` (with the key path and byte offset) for bytes that are not a SessionEstablishment.
     public init(bytes: Data) throws(MDocError) {
         if let fast = Self.fastRead(bytes) {
             self = fast
@@ -45,6 +49,7 @@ public struct SessionEstablishment: Codable, Sendable, Equatable {
     }
 
     /// The fast path alone (nil when it gives up) and the tree path alone: the mdoc fuzz target checks that they agree.
+    /// The tree path alone: decodes to a `CBOR` tree and reads it, with the error and its path on failure.
     @_spi(Fuzzing) public static func readWithoutTree(_ bytes: Data) -> SessionEstablishment? { fastRead(bytes) }
     @_spi(Fuzzing) public static func readThroughTree(_ bytes: Data) throws(MDocError) -> SessionEstablishment {
         try readStructure("SessionEstablishment", from: bytes) { (item) throws(ReadFailure) in
@@ -66,19 +71,28 @@ public struct SessionEstablishment: Codable, Sendable, Equatable {
 public struct SessionData: Codable, Sendable, Equatable {
     /// Status codes (§9.1.1.4, Table 20).
     public enum Status: UInt64, Sendable {
+        /// Error: session encryption (a message did not decrypt); the session ends.
         case sessionEncryptionError = 10
+        /// Error: CBOR decoding; the session ends.
         case cborDecodingError = 11
+        /// Session termination, sent by either side to end the session.
         case sessionTermination = 20
     }
 
+    /// Encrypted payload (ciphertext ‖ 16-byte GCM tag); nil in a status-only message.
     public var data: Data?
+    /// Status code as received (Table 20); compare with `Status.rawValue`, other values are kept.
     public var status: UInt64?
 
+    /// A SessionData with data, status, or both.
     public init(data: Data? = nil, status: Status? = nil) {
         self.data = data
         self.status = status?.rawValue
     }
 
+    /// Reads a SessionData.
+    /// - Throws: `MDocError.malformed` for bytes that are not a SessionData, `.invalidStructure` when it has neither
+    ///   `data` nor `status`.
     public init(bytes: Data) throws(MDocError) {
         self = try readStructure("SessionData", from: bytes) { (item) throws(ReadFailure) in
             let fields = try MapReader(item)

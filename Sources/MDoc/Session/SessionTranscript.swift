@@ -12,10 +12,12 @@ public struct SessionTranscript: Sendable, Equatable {
     public let deviceEngagementBytes: Data?
     /// EReaderKeyBytes content (the reader's ephemeral COSE_Key as exchanged), or nil.
     public let eReaderKeyBytes: Data?
+    /// How the engagement reached the reader: QR, NFC, or another handover such as OpenID4VP's.
     public let handover: Handover
     /// The encoding of the SessionTranscript array.
     public let bytes: Data
 
+    /// Builds and encodes the transcript once from the bytes as exchanged; use `bytes` from then on.
     public init(deviceEngagementBytes: Data?, eReaderKeyBytes: Data?, handover: Handover) {
         self.deviceEngagementBytes = deviceEngagementBytes
         self.eReaderKeyBytes = eReaderKeyBytes

@@ -7,8 +7,10 @@ import X509
 public struct MDocVerificationOutcome: Sendable {
     /// Failures that concern the response as a whole (status, documentErrors, missing documents).
     public var errors: [MDocError]
+    /// One entry per Document returned, in the order received.
     public var documents: [VerifiedDocument]
 
+    /// An outcome; `MDocVerifier.verify` builds it.
     public init(errors: [MDocError], documents: [VerifiedDocument]) {
         self.errors = errors
         self.documents = documents
@@ -27,16 +29,20 @@ public struct MDocVerificationOutcome: Sendable {
 
 /// One Document as verified.
 public struct VerifiedDocument: Sendable {
+    /// The Document's docType as received.
     public var docType: String
     /// Issuer-signed elements whose digest and type checked out (namespace → element → value), only
     /// when the issuer signature verified and the document signer chain is trusted; empty otherwise.
     public var issuerSignedElements: [String: [String: CBOR]]
     /// Device-signed elements (namespace → element → value), present only if device authentication passed.
     public var deviceSignedElements: [String: [String: CBOR]]
+    /// The MSO's ValidityInfo, when the MSO could be read (also when it failed the check).
     public var validityInfo: ValidityInfo?
     /// The document signer certificate (x5chain leaf), when it could be read.
     public var documentSigner: Certificate?
+    /// Every failure found in this document; empty when it verified.
     public var errors: [MDocError]
 
+    /// True when `errors` is empty.
     public var isValid: Bool { errors.isEmpty }
 }

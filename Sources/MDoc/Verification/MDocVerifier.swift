@@ -16,9 +16,12 @@ import X509
 /// DeviceAuthenticationBytes with the MSO device key; device-signed elements allowed by
 /// keyAuthorizations; and every requested element present.
 public struct MDocVerifier: Sendable {
+    /// The IACA roots the document signer chains must lead to (not reader roots).
     public var trustAnchors: TrustAnchors
+    /// Which Annex B certificate rules to enforce; `.default` accepts the Annex D example chains.
     public var annexB: AnnexBOptions
 
+    /// A verifier that trusts `trustAnchors` as IACA roots.
     public init(trustAnchors: TrustAnchors, annexB: AnnexBOptions = .default) {
         self.trustAnchors = trustAnchors
         self.annexB = annexB

@@ -13,6 +13,10 @@ public struct ClientMetadata: Sendable {
     /// The object as received.
     public let json: JSONObject
 
+    /// Reads the members this module uses from a `client_metadata` object; the object is kept in `json`.
+    /// - Throws: `OpenID4VPError.invalidClientMetadata` when `jwks` has no `keys` array,
+    ///   `encrypted_response_enc_values_supported` is not a non-empty array of strings, or `vp_formats_supported` is not an
+    ///   object.
     public init(json: JSONObject) throws(OpenID4VPError) {
         self.json = json
         var keys: [JWK] = []
@@ -47,6 +51,7 @@ public struct ClientMetadata: Sendable {
         }
     }
 
+    /// Metadata with no members (no keys, default encryption, no formats), for requests without any.
     public static let empty: ClientMetadata = {
         // An empty object always parses.
         (try? ClientMetadata(json: JSONObject())) ?? ClientMetadata(unchecked: JSONObject())
@@ -64,6 +69,7 @@ public struct ClientMetadata: Sendable {
 public struct ResponseEncryption: Sendable, Hashable {
     /// The verifier's public key chosen from `jwks`.
     public let key: JWK
+    /// The content encryption (`A128GCM` or `A256GCM`) the response JWE uses.
     public let enc: JWEContentEncryption
 
     /// The RFC 7638 thumbprint, for the mdoc OpenID4VPHandover (§B.2.6.1).

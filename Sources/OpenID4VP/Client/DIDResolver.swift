@@ -5,9 +5,12 @@ import TesseraCore
 
 /// A verification method of a DID Document: its id (a DID URL) and its public key.
 public struct DIDVerificationMethod: Sendable, Hashable {
+    /// The absolute DID URL of the method, e.g. `did:jwk:…#0`; the Request Object's `kid` must equal it.
     public let id: String
+    /// The method's public key as a JWK; it verifies the Request Object.
     public let publicKey: JWK
 
+    /// A verification method with its DID URL and public key.
     public init(id: String, publicKey: JWK) {
         self.id = id
         self.publicKey = publicKey
@@ -24,8 +27,12 @@ public protocol DIDResolver: Sendable {
 /// Resolves the self-describing methods `did:jwk` (one method, `#0`) and `did:key` (Ed25519, P-256, P-384
 /// multikeys; one method whose fragment is the method-specific id), without I/O.
 public struct KeyDIDResolver: DIDResolver {
+    /// The resolver; it holds no state.
     public init() {}
 
+    /// The one verification method of a `did:jwk` or `did:key` DID.
+    /// - Throws: `OpenID4VPError.unsupportedDIDMethod` for other methods or key types,
+    ///   `.invalidDecentralizedIdentifier` when the method-specific id does not decode to a public key.
     public func verificationMethods(of did: String) async throws(OpenID4VPError) -> [DIDVerificationMethod] {
         try Self.resolve(did)
     }

@@ -19,17 +19,23 @@ public struct VerifierInfo: Sendable, Equatable {
 
     /// The full Client Identifier, prefix included (§14.10).
     public let clientId: String
+    /// The prefix the identifier was authenticated under.
     public let clientIdPrefix: ClientIdPrefix
     /// Whether the prefix's rules held (signature, chain or registration, identifier binding).
     public let clientIdValid: Bool
     /// What failed when `clientIdValid` is false (only with `VerifierTrustPolicy.allowUntrusted`).
     public let clientIdValidationErrors: [OpenID4VPError]
+    /// The verifier's name for the consent screen: the leaf certificate's organizationName (else commonName) or the
+    /// pre-registered name; nil otherwise.
     public let displayName: String?
+    /// A logo URI from the wallet's pre-registration only.
     public let logoUri: String?
+    /// Where trust comes from; nil when none was established (a `redirect_uri` client, or an untrusted chain).
     public let trustRoot: TrustRoot?
     /// The validated leaf certificate (x509 prefixes), for details in the UI.
     public let certificate: Certificate?
 
+    /// The outcome of client authentication; `resolveAuthorizationRequest` builds it.
     public init(
         clientId: String, clientIdPrefix: ClientIdPrefix, clientIdValid: Bool, clientIdValidationErrors: [OpenID4VPError] = [],
         displayName: String? = nil, logoUri: String? = nil, trustRoot: TrustRoot? = nil, certificate: Certificate? = nil

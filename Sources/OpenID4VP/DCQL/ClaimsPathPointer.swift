@@ -29,7 +29,9 @@ extension ClaimsPathPointer {
 
     /// One claim selected by processing: where it is (object keys and array indices only) and its value.
     public struct Selection: Sendable, Hashable {
+        /// The concrete location: object keys and array indices only, no `null` component.
         public let path: ClaimsPathPointer
+        /// The selected claim value.
         public let value: JSONValue
     }
 

@@ -6,6 +6,7 @@ import TesseraCore
 
 /// One claim a candidate would disclose.
 public struct DisclosedClaim: Sendable, Hashable {
+    /// A claim value in its credential's own encoding.
     public enum Value: Sendable, Hashable {
         /// A JSON claim of an SD-JWT VC.
         case json(JSONValue)
@@ -15,6 +16,7 @@ public struct DisclosedClaim: Sendable, Hashable {
 
     /// The claim's concrete location: object keys and array indices (JSON) or `[namespace, element]` (mdoc).
     public let path: ClaimsPathPointer
+    /// The value that would be disclosed.
     public let value: Value
     /// The Claims Query `id` that asked for it, if it has one.
     public let claimQueryId: String?
@@ -24,7 +26,9 @@ public struct DisclosedClaim: Sendable, Hashable {
 
 /// A wallet credential that satisfies a Credential Query, with the claims it would disclose (§6.4).
 public struct CredentialCandidate: Sendable {
+    /// The id of the Credential Query it satisfies.
     public let queryId: String
+    /// The wallet credential that satisfies the query (format, type, trusted authorities and claims).
     public let credential: WalletCredential
     /// The index into `claim_sets` of the option used: the first one the credential satisfies (§6.4.1).
     public let claimSetIndex: Int?
@@ -34,17 +38,21 @@ public struct CredentialCandidate: Sendable {
 
 /// How a Credential Set Query (or the implicit one when `credential_sets` is absent) can be satisfied.
 public struct CredentialSetMatch: Sendable, Hashable {
+    /// The set's options (credential query ids), as in the query.
     public let options: [[String]]
+    /// Whether the set must be satisfied (§6.2 `required`, default true).
     public let required: Bool
     /// Indices into `options` whose every credential query has at least one candidate.
     public let satisfiableOptions: [Int]
 
+    /// True when at least one option has a candidate for every query in it.
     public var isSatisfiable: Bool { !satisfiableOptions.isEmpty }
 }
 
 /// The result of evaluating a DCQL query against the wallet's credentials (§6.4): a pure value the consent UI
 /// shows, and from which the End-User's choice becomes a `DCQLSelection`.
 public struct DCQLMatch: Sendable {
+    /// The query evaluated.
     public let query: DCQLQuery
     /// Credential query id → candidates, in wallet order. Every query id is present (possibly with none).
     public let candidates: [String: [CredentialCandidate]]
@@ -144,13 +152,17 @@ public struct DCQLMatch: Sendable {
 
 /// A credential the End-User agreed to present for one Credential Query.
 public struct SelectedCredential: Sendable {
+    /// The candidate chosen, with the claims it discloses.
     public let candidate: CredentialCandidate
+    /// The Credential Query it answers.
     public var queryId: String { candidate.queryId }
+    /// The wallet credential to present.
     public var credential: WalletCredential { candidate.credential }
 }
 
 /// The End-User's choice, checked against the query (see `DCQLMatch.select`).
 public struct DCQLSelection: Sendable {
+    /// The query the selection answers.
     public let query: DCQLQuery
     /// In the order of the query's credential queries.
     public let credentials: [SelectedCredential]

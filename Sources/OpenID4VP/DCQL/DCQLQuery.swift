@@ -3,15 +3,24 @@ import TesseraJOSE
 
 /// Size limits for DCQL queries from untrusted requests.
 public struct DCQLLimits: Sendable, Hashable {
+    /// Most entries in `credentials` (and ids in one credential set option).
     public var maxCredentialQueries: Int
+    /// Most entries in one query's `claims` (and claim ids in one `claim_sets` option).
     public var maxClaimsPerQuery: Int
+    /// Most options in one query's `claim_sets`.
     public var maxClaimSets: Int
+    /// Most entries in `credential_sets`.
     public var maxCredentialSets: Int
+    /// Most options in one Credential Set Query.
     public var maxOptions: Int
+    /// Most components in one claims path pointer.
     public var maxPathLength: Int
+    /// Most entries in a claim's `values` or a trusted authorities query's `values`.
     public var maxValues: Int
+    /// Most entries in one query's `trusted_authorities`.
     public var maxTrustedAuthorities: Int
 
+    /// Limits; the defaults are far above what a real query needs and bound the work an untrusted request causes.
     public init(
         maxCredentialQueries: Int = 64, maxClaimsPerQuery: Int = 256, maxClaimSets: Int = 64,
         maxCredentialSets: Int = 64, maxOptions: Int = 64, maxPathLength: Int = 32, maxValues: Int = 256,
@@ -27,12 +36,15 @@ public struct DCQLLimits: Sendable, Hashable {
         self.maxTrustedAuthorities = maxTrustedAuthorities
     }
 
+    /// The limits `init()` gives: 64 credential queries, 256 claims per query, a path of at most 32 components.
     public static let `default` = DCQLLimits()
 }
 
 /// A Credential Format Identifier (§B): `dc+sd-jwt`, `mso_mdoc`, or any other string.
 public struct CredentialFormat: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The identifier as it appears in `format`.
     public let rawValue: String
+    /// Any identifier; formats this module does not implement never match a wallet credential.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// IETF SD-JWT VC (§B.3.1).
@@ -40,13 +52,16 @@ public struct CredentialFormat: RawRepresentable, Sendable, Hashable, CustomStri
     /// ISO mdoc (§B.2).
     public static let mdoc = CredentialFormat(rawValue: "mso_mdoc")
 
+    /// `rawValue`.
     public var description: String { rawValue }
 }
 
 /// A DCQL query (§6): what the verifier asks for. Parsed strictly (every rule of §6 checked, unknown
 /// properties ignored as §6 requires); `json` keeps the object as received.
 public struct DCQLQuery: Sendable, Hashable {
+    /// The Credential Queries (§6.1); non-empty, ids unique.
     public var credentials: [CredentialQuery]
+    /// `credential_sets` (§6.2); nil when absent (see `effectiveCredentialSets`).
     public var credentialSets: [CredentialSetQuery]?
     /// The `dcql_query` object as received (or as built by `init(credentials:credentialSets:)`).
     public let json: JSONObject
@@ -137,15 +152,19 @@ public struct DCQLQuery: Sendable, Hashable {
 
 /// A Credential Query (§6.1).
 public struct CredentialQuery: Sendable, Hashable {
+    /// The query's id (§6.1: alphanumeric, `_` or `-`); the key of its presentations in the `vp_token`.
     public var id: String
+    /// The Credential Format Identifier the presentation must have.
     public var format: CredentialFormat
     /// `multiple` (default false): whether several credentials may answer this query.
     public var multiple: Bool
     /// `meta` as received; `vctValues` / `doctypeValue` are its format-specific members.
     public var meta: JSONObject
+    /// Issuers the verifier accepts (§6.1.1); nil when any issuer will do.
     public var trustedAuthorities: [TrustedAuthoritiesQuery]?
     /// `require_cryptographic_holder_binding` (default true).
     public var requireCryptographicHolderBinding: Bool
+    /// The claims asked for (§6.3); nil asks for no particular claim.
     public var claims: [ClaimsQuery]?
     /// `claim_sets`: claim ids, options in order of the verifier's preference.
     public var claimSets: [[String]]?
@@ -326,10 +345,14 @@ public struct CredentialQuery: Sendable, Hashable {
 
 /// A value in a Claims Query's `values` (§6.3): a string, an integer or a boolean.
 public enum ClaimValue: Sendable, Hashable, CustomStringConvertible {
+    /// A JSON string.
     case string(String)
+    /// A JSON integer.
     case integer(Int64)
+    /// A JSON boolean.
     case bool(Bool)
 
+    /// The value as JSON.
     public var json: JSONValue {
         switch self {
         case .string(let value): return .string(value)
@@ -348,6 +371,7 @@ public enum ClaimValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The value as serialized JSON.
     public var description: String { json.serializedString }
 }
 
@@ -355,11 +379,15 @@ public enum ClaimValue: Sendable, Hashable, CustomStringConvertible {
 public struct ClaimsQuery: Sendable, Hashable {
     /// Required when the credential query has `claim_sets`.
     public var id: String?
+    /// Where the claim is (§7): `[namespace, element]` for mdoc.
     public var path: ClaimsPathPointer
+    /// Values the claim must have one of (§6.3); nil accepts any value.
     public var values: [ClaimValue]?
     /// mdoc `intent_to_retain` (§B.2.4).
     public var intentToRetain: Bool?
 
+    /// A Claims Query.
+    /// - Throws: `OpenID4VPError.invalidDCQLQuery` when `id` is not alphanumeric, `_` or `-`, or `values` is empty.
     public init(id: String? = nil, path: ClaimsPathPointer, values: [ClaimValue]? = nil, intentToRetain: Bool? = nil) throws(OpenID4VPError) {
         if let id, !ParameterCharset.isDCQLIdentifier(id) {
             throw .invalidDCQLQuery("claim id \"\(id)\" is not alphanumeric, _ or -")
@@ -403,6 +431,7 @@ public struct ClaimsQuery: Sendable, Hashable {
         try self.init(id: id, path: path, values: values, intentToRetain: intentToRetain)
     }
 
+    /// The JSON object form.
     public var jsonObject: JSONObject {
         var object = JSONObject()
         if let id { object["id"] = .string(id) }
@@ -420,6 +449,8 @@ public struct CredentialSetQuery: Sendable, Hashable {
     /// `required` (default true).
     public var required: Bool
 
+    /// A Credential Set Query.
+    /// - Throws: `OpenID4VPError.invalidDCQLQuery` when `options` or one of its options is empty.
     public init(options: [[String]], required: Bool = true) throws(OpenID4VPError) {
         guard !options.isEmpty, options.allSatisfy({ !$0.isEmpty }) else {
             throw .invalidDCQLQuery("credential set options is not a non-empty array of non-empty arrays")
@@ -457,6 +488,7 @@ public struct CredentialSetQuery: Sendable, Hashable {
         try self.init(options: options, required: required)
     }
 
+    /// The JSON object form; `required` is written only when false.
     public var jsonObject: JSONObject {
         var object = JSONObject()
         object["options"] = .array(options.map { .array($0.map(JSONValue.string)) })
@@ -469,10 +501,14 @@ public struct CredentialSetQuery: Sendable, Hashable {
 public struct TrustedAuthoritiesQuery: Sendable, Hashable {
     /// `aki` (§6.1.1.1), `etsi_tl`, `openid_federation`, or another type.
     public var type: String
+    /// The type-specific values, e.g. for `aki` the base64url KeyIdentifiers of accepted issuer CAs (§6.1.1.1).
     public var values: [String]
 
+    /// `"aki"`: match on the Authority Key Identifier of the credential's issuer certificate chain (§6.1.1.1).
     public static let authorityKeyIdentifier = "aki"
 
+    /// A Trusted Authorities Query.
+    /// - Throws: `OpenID4VPError.invalidDCQLQuery` when `values` is empty.
     public init(type: String, values: [String]) throws(OpenID4VPError) {
         guard !values.isEmpty else { throw .invalidDCQLQuery("trusted authorities values is empty") }
         self.type = type
@@ -492,6 +528,7 @@ public struct TrustedAuthoritiesQuery: Sendable, Hashable {
         try self.init(type: type, values: values)
     }
 
+    /// The JSON object form.
     public var jsonObject: JSONObject {
         ["type": .string(type), "values": .array(values.map(JSONValue.string))]
     }

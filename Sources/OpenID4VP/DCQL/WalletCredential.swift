@@ -11,7 +11,9 @@ import X509
 /// applied, whether it has a `cnf` key, its issuer chain's AKIs and the compact SD-JWT with the holder key; an
 /// mdoc gives MDoc's `StoredCredential` (IssuerSigned as issued, device key).
 public enum WalletCredential: Sendable {
+    /// An SD-JWT VC (`dc+sd-jwt`).
     case sdJWTVC(SDJWTVCCredential)
+    /// An ISO mdoc (`mso_mdoc`).
     case mdoc(MDocCredential)
 
     /// The wallet's own identifier of the credential.
@@ -22,6 +24,7 @@ public enum WalletCredential: Sendable {
         }
     }
 
+    /// `dc+sd-jwt` or `mso_mdoc`: only queries of the same format can match.
     public var format: CredentialFormat {
         switch self {
         case .sdJWTVC: return .sdJWTVC
@@ -40,6 +43,7 @@ public enum WalletCredential: Sendable {
 
 /// An IETF SD-JWT VC (§B.3) held by the wallet.
 public struct SDJWTVCCredential: Sendable {
+    /// The wallet's own identifier; `DCQLMatch.select` takes these ids.
     public var id: String
     /// `vct`.
     public var vct: String
@@ -57,6 +61,7 @@ public struct SDJWTVCCredential: Sendable {
     /// The key `cnf` names, for the Key Binding JWT (raw `r‖s` ECDSA; ES256). Nil without holder binding.
     public var holderKey: (any DeviceKeySigner)?
 
+    /// An SD-JWT VC as the wallet holds it; nothing is parsed or checked here.
     public init(
         id: String, vct: String, inheritedTypes: [String] = [], claims: JSONObject, hasCryptographicHolderBinding: Bool,
         authorityKeyIdentifiers: [Data] = [], compactSDJWT: String, holderKey: (any DeviceKeySigner)?
@@ -74,13 +79,16 @@ public struct SDJWTVCCredential: Sendable {
 
 /// An ISO mdoc (§B.2) held by the wallet.
 public struct MDocCredential: Sendable {
+    /// The wallet's own identifier; `DCQLMatch.select` takes these ids.
     public var id: String
+    /// IssuerSigned as issued (item bytes kept) and the device key that signs DeviceAuthentication.
     public var stored: StoredCredential
     /// Namespace → element identifier → element value, from IssuerSigned.
     public let nameSpaces: [String: [String: CBOR]]
     /// KeyIdentifiers of the AuthorityKeyIdentifier extensions of the IssuerAuth `x5chain` (§6.1.1.1).
     public let authorityKeyIdentifiers: [Data]
 
+    /// The docType a query's `meta.doctype_value` must equal (§B.2.3).
     public var docType: String { stored.docType }
 
     /// Reads the element values and the `x5chain` AKIs from the stored IssuerSigned. Certificates that do not

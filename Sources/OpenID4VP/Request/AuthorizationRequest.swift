@@ -4,12 +4,14 @@ import TesseraJOSE
 /// The parameters of an OpenID4VP Authorization Request (§5), typed and checked: what a wallet acts on after
 /// resolution, and what a verifier builds to send (as URI parameters or as Request Object claims).
 public struct AuthorizationRequest: Sendable {
+    /// `"vp_token"`, the only `response_type` this module accepts (§5.6).
     public static let vpTokenResponseType = "vp_token"
 
     /// The full Client Identifier (§5.9.1).
     public var clientId: String
     /// `response_type`: `vp_token` (§5.6).
     public var responseType: String
+    /// `response_mode` (§5.6, §8.2, §8.3); `fragment` when the request leaves it out.
     public var responseMode: ResponseMode
     /// `response_uri`, for `direct_post` / `direct_post.jwt` (§8.2).
     public var responseURI: String?

@@ -5,7 +5,9 @@ import TesseraJOSE
 
 /// `request_uri_method` (§5.1).
 public enum RequestURIMethod: String, Sendable, Hashable {
+    /// GET the Request Object (the default).
     case get
+    /// POST `wallet_metadata` and a `wallet_nonce` to get it (§5.10.1); used only when the configuration allows.
     case post
 }
 
@@ -13,6 +15,7 @@ public enum RequestURIMethod: String, Sendable, Hashable {
 /// there is one, §5.10.1) and how they arrived. Nothing is trusted yet; `resolveAuthorizationRequest`
 /// authenticates the verifier and checks the rest.
 public struct ParsedAuthorizationRequest: Sendable {
+    /// How the request reached the wallet.
     public enum Transport: Sendable, Hashable {
         /// Parameters in the invocation URI (§5.4 option 1).
         case uriParameters
@@ -22,16 +25,19 @@ public struct ParsedAuthorizationRequest: Sendable {
         case requestObjectByReference(uri: URL, method: RequestURIMethod)
     }
 
+    /// How the parameters arrived, for logs and the consent screen; whether they were signed is `isSigned`.
     public let transport: Transport
     /// The Authorization Request parameters: the Request Object claims, or the URI parameters. For a Request
     /// Object, only its claims count (§5.10.1), except that its `client_id` was checked against the URI's.
     public let parameters: JSONObject
+    /// The Client Identifier, split into prefix and original value (§5.9.1).
     public let clientId: ClientIdentifier
     /// The signed Request Object, bytes as received.
     public let requestObject: CompactJWS?
     /// The `wallet_nonce` the wallet sent with `request_uri_method=post`, which the Request Object echoed.
     public let walletNonce: String?
 
+    /// True when the parameters came from a Request Object (its signature is checked in `resolveAuthorizationRequest`).
     public var isSigned: Bool { requestObject != nil }
 }
 

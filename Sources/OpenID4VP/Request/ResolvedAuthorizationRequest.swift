@@ -3,6 +3,7 @@ import TesseraJOSE
 
 /// Where and how the response (or an error response) goes (§8.2, §8.3).
 public struct ResponseDestination: Sendable, Hashable {
+    /// How the response is delivered (§5.6): posted (`direct_post`, `direct_post.jwt`) or redirected.
     public let responseMode: ResponseMode
     /// `response_uri` (direct_post modes) or `redirect_uri` (fragment, query), checked against the Client
     /// Identifier's rules.
@@ -16,19 +17,28 @@ public struct ResponseDestination: Sendable, Hashable {
 /// An Authorization Request whose verifier was authenticated per its Client Identifier Prefix and whose
 /// parameters passed every check: what the consent UI shows and what the response is built for.
 public struct ResolvedAuthorizationRequest: Sendable {
+    /// The typed request parameters, from the Request Object when there was one.
     public let request: AuthorizationRequest
+    /// Who is asking, as far as the wallet could establish it (for the consent screen).
     public let verifier: VerifierInfo
+    /// The query to answer: `dcql_query`, or the one `scope` names in `WalletConfiguration.scopes`.
     public let dcqlQuery: DCQLQuery
+    /// Every `transaction_data` entry, decoded and checked against the query and the wallet's supported types.
     public let transactionData: [TransactionData]
+    /// Where the response goes and how, already checked against the Client Identifier's rules.
     public let destination: ResponseDestination
     /// The metadata in force: the pre-registered one, or `client_metadata`.
     public let clientMetadata: ClientMetadata
     /// `verifier_info` attestations as sent; not validated by this module (§5.11: the wallet MAY use them).
     public let verifierAttestations: [JSONValue]
 
+    /// The full Client Identifier, prefix included: the KB-JWT `aud` and the handover's `client_id` (§14.10).
     public var clientId: String { request.clientId }
+    /// The request's `nonce`: bound into every presentation (KB-JWT `nonce`, mdoc handover).
     public var nonce: String { request.nonce }
+    /// The request's `state`, echoed in the response.
     public var state: String? { request.state }
+    /// The Response Mode the answer uses.
     public var responseMode: ResponseMode { destination.responseMode }
 
     /// Evaluates the DCQL query against the wallet's credentials (§6.4).
@@ -97,6 +107,7 @@ public func errorResponseDestination(
 public struct ErrorResponseTarget: Sendable {
     /// The authenticated verifier.
     public let verifier: VerifierInfo
+    /// Where the error response goes.
     public let destination: ResponseDestination
 }
 

@@ -8,13 +8,17 @@ import TesseraCore
 public struct TransactionData: Sendable, Hashable {
     /// The string as received; hashed without decoding (B.3.3.1).
     public let encoded: String
+    /// The decoded JSON object, type-specific members included.
     public let object: JSONObject
+    /// The `type` member: which transaction data type this is; the wallet must support it (§5.1).
     public let type: String
     /// `credential_ids`: DCQL credential query ids that may authorize it.
     public let credentialIds: [String]
     /// `transaction_data_hashes_alg` (B.3.3.1), when given.
     public let hashAlgorithms: [String]?
 
+    /// `"sha-256"`, the hash algorithm name this module computes (IANA hash names); the default when
+    /// `transaction_data_hashes_alg` is absent (B.3.3.1).
     public static let sha256 = "sha-256"
 
     /// Decodes and checks the common members (§5.1): `type` a string, `credential_ids` a non-empty array of

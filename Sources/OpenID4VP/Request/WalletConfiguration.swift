@@ -12,10 +12,13 @@ public struct OpenID4VPLimits: Sendable, Hashable {
     public var jose: JOSELimits
     /// Limits for JSON-valued parameters.
     public var json: JSONLimits
+    /// Limits for the DCQL query.
     public var dcql: DCQLLimits
     /// Most `transaction_data` entries.
     public var maxTransactionData: Int
 
+    /// Limits: by default a 256 KiB invocation URI, 1 MiB Request Objects and JSON parameters (depth 32) and 16
+    /// transaction data entries.
     public init(
         maxInvocationURILength: Int = 256 << 10, jose: JOSELimits = JOSELimits(maxCompactLength: 1 << 20, json: .default),
         json: JSONLimits = JSONLimits(maxBytes: 1 << 20, maxDepth: 32), dcql: DCQLLimits = .default, maxTransactionData: Int = 16
@@ -27,14 +30,18 @@ public struct OpenID4VPLimits: Sendable, Hashable {
         self.maxTransactionData = maxTransactionData
     }
 
+    /// The limits `init()` gives.
     public static let `default` = OpenID4VPLimits()
 }
 
 /// A verifier the wallet knows in advance (§5.9.2): identified by a Client Identifier without a prefix.
 public struct PreRegisteredClient: Sendable {
+    /// The Client Identifier without a prefix, as the verifier sends it (§5.9.2); also the key in
+    /// `WalletConfiguration.preRegisteredClients`.
     public var clientId: String
     /// Shown to the End-User (a trusted source, unlike `client_metadata`).
     public var displayName: String?
+    /// A logo to show beside `displayName` (a trusted source, unlike `client_metadata`).
     public var logoURI: String?
     /// The exact `response_uri` / `redirect_uri` values the client may use (RFC 9700 §4.1.3: exact match).
     public var redirectURIs: [String]
@@ -46,6 +53,8 @@ public struct PreRegisteredClient: Sendable {
     /// `vp_formats_supported`); a request that also sends `client_metadata` is refused (§8.5 `invalid_client`).
     public var metadata: JSONObject
 
+    /// A pre-registered client; with `requestSigningKeys` its signed requests are verified, with
+    /// `requiresSignedRequests` unsigned ones are refused.
     public init(
         clientId: String, displayName: String? = nil, logoURI: String? = nil, redirectURIs: [String],
         requestSigningKeys: [JWK] = [], requiresSignedRequests: Bool = false, metadata: JSONObject = JSONObject()
@@ -71,8 +80,12 @@ public enum VerifierTrustPolicy: Sendable, Hashable {
 
 /// Everything the holder flow needs from the wallet: its HTTP access, clock and randomness, and its policy.
 public struct WalletConfiguration: Sendable {
+    /// Fetches Request Objects and posts responses; it must not follow redirects (§14.8), and a redirect answered is
+    /// refused here as well.
     public var httpClient: any HTTPClient
+    /// The instant for `exp` / `nbf` checks, certificate validity and the KB-JWT `iat`.
     public var clock: any TesseraClock
+    /// Draws `wallet_nonce` values and the ephemeral key of an encrypted response (`direct_post.jwt`).
     public var random: any RandomSource
     /// URI schemes the wallet is invoked with (§9; `haip-vp` from HAIP §5.1).
     public var invocationSchemes: Set<String>
@@ -83,9 +96,11 @@ public struct WalletConfiguration: Sendable {
     public var verifierTrustAnchors: [Certificate]
     /// `x509_san_dns` Client Identifiers the wallet trusts to choose any redirect/response URI (§5.9.3).
     public var trustedClientIds: Set<String>
+    /// Verifiers known in advance, keyed by their Client Identifier (§5.9.2).
     public var preRegisteredClients: [String: PreRegisteredClient]
     /// Verifier Attestation issuers (`iss`) and their keys (§12).
     public var verifierAttestationIssuers: [String: [JWK]]
+    /// Resolves `decentralized_identifier` Client Identifiers; `KeyDIDResolver` (`did:jwk`, `did:key`) by default.
     public var didResolver: any DIDResolver
     /// `transaction_data` types the wallet implements (§5.1: any other type is an error).
     public var supportedTransactionDataTypes: Set<String>
@@ -101,14 +116,20 @@ public struct WalletConfiguration: Sendable {
     public var walletMetadata: JSONObject
     /// `enc` values in order of preference (§8.3; HAIP §5: A256GCM preferred when both are supported).
     public var contentEncryptionPreference: [JWEContentEncryption]
+    /// What to do when a verifier's `x5c` chain does not lead to an anchor; `.requireTrusted` by default.
     public var verifierTrustPolicy: VerifierTrustPolicy
     /// Allows `http://127.0.0.1` / `http://localhost` URIs (tests, local demos); all other URIs the wallet
     /// contacts must be https (§14.7).
     public var allowsLoopbackHTTP: Bool
     /// Tolerance for `exp` / `nbf` / `iat` checks.
     public var clockSkew: TimeInterval
+    /// Size limits applied to everything the verifier sends.
     public var limits: OpenID4VPLimits
 
+    /// A configuration. By default: every implemented Client Identifier Prefix, `openid4vp`, `haip-vp` and `https`
+    /// invocation, SD-JWT VC and mdoc, `request_uri_method=post`, A256GCM preferred (HAIP §5), untrusted verifiers
+    /// refused, 60 s clock skew. Pass `verifierTrustAnchors` for x509 verifiers: without them no `x509_*` request is
+    /// trusted.
     public init(
         httpClient: any HTTPClient,
         clock: any TesseraClock = SystemClock(),

@@ -7,6 +7,8 @@ public struct VPToken: Sendable, Hashable {
     /// Query id → presentations, in the order added.
     public let entries: [(queryId: String, presentations: [JSONValue])]
 
+    /// A VP Token from presentations per query id.
+    /// - Throws: `OpenID4VPError.invalidVPToken` when it is empty, a query id appears twice, or one has no presentation.
     public init(entries: [(queryId: String, presentations: [JSONValue])]) throws(OpenID4VPError) {
         var seen = Set<String>()
         for entry in entries {
@@ -35,24 +37,31 @@ public struct VPToken: Sendable, Hashable {
         try self.init(entries: entries)
     }
 
+    /// The presentations for `queryId`, or nil when the token has none for it.
     public subscript(queryId: String) -> [JSONValue]? {
         entries.first { $0.queryId == queryId }?.presentations
     }
 
+    /// The `vp_token` JSON object.
     public var json: JSONObject {
         var object = JSONObject()
         for entry in entries { object[entry.queryId] = .array(entry.presentations) }
         return object
     }
 
+    /// Equal when the JSON objects are equal (entry order aside).
     public static func == (lhs: VPToken, rhs: VPToken) -> Bool { lhs.json == rhs.json }
+    /// Hashes the JSON object, consistently with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(json) }
 }
 
 /// An Authorization Error Response (RFC 6749 §4.1.2.1, OpenID4VP §8.5).
 public struct AuthorizationErrorResponse: Sendable, Hashable {
+    /// The `error` code (§8.5).
     public var error: AuthorizationErrorCode
+    /// `error_description`, already reduced to the characters RFC 6749 §4.1.2.1 allows (see `init`).
     public var errorDescription: String?
+    /// `state` echoed from the request.
     public var state: String?
 
     /// `errorDescription` is reduced to the characters RFC 6749 §4.1.2.1 allows.
@@ -70,7 +79,9 @@ public struct AuthorizationErrorResponse: Sendable, Hashable {
 
 /// What the wallet sends back: presentations, or an error.
 public enum AuthorizationResponse: Sendable, Hashable {
+    /// The VP Token, and the request's `state` to echo.
     case vpToken(VPToken, state: String?)
+    /// An error response (§8.5).
     case error(AuthorizationErrorResponse)
 
     /// The response parameters as top-level members (§8.1; the JWT payload of §8.3).

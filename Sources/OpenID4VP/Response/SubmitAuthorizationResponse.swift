@@ -17,9 +17,15 @@ public enum SubmissionResult: Sendable, Equatable {
 /// `direct_post.jwt` as `response=<JWE>` (ECDH-ES to the key chosen at resolution, `kid` echoed, `enc` as
 /// chosen), `fragment` / `query` as a redirect URI. An HTTP 3xx from the Response URI is an error (§14.8).
 ///
-/// - Parameter responseMode: nil to use the request's. The only other value accepted is `direct_post` for an
-///   error response to a `direct_post.jwt` request (§8.3.1: a wallet unable to encrypt MAY send the error
-///   unencrypted).
+/// - Parameters:
+///   - resolvedRequest: The request answered: it gives the destination, the encryption key and `enc`, and whether
+///     the verifier authenticated.
+///   - response: The presentations from `createAuthorizationResponse`, or an error response; an error goes only to
+///     an authenticated verifier (`errorResponseNotAllowed` otherwise, §8.5).
+///   - responseMode: nil to use the request's. The only other value accepted is `direct_post` for an
+///     error response to a `direct_post.jwt` request (§8.3.1: a wallet unable to encrypt MAY send the error
+///     unencrypted).
+///   - walletConfig: The HTTP client, the randomness of the response JWE, and the limits on the verifier's answer.
 public func submitAuthorizationResponse(
     resolvedRequest: ResolvedAuthorizationRequest, response: AuthorizationResponse, responseMode: ResponseMode? = nil,
     walletConfig: WalletConfiguration

@@ -14,6 +14,7 @@ public struct ReceivedAuthorizationResponse: Sendable {
     /// The thumbprint of the verifier key the response was encrypted to (for the mdoc handover, B.2.6.1).
     public let encryptionKeyThumbprint: Data?
 
+    /// `state` as the wallet echoed it; compare it with the request's before trusting the response.
     public var state: String? {
         switch response {
         case .vpToken(_, let state): return state
@@ -94,6 +95,9 @@ public struct ReceivedAuthorizationResponse: Sendable {
 /// §6.4): every key is a credential query id; one presentation unless `multiple`; every required credential set
 /// has a fully answered option; nothing outside a fully answered option.
 public enum VPTokenValidation {
+    /// Checks `token` against `query`: known query ids, one presentation unless `multiple`, credential sets fully
+    /// answered (§6.4, §8.6). No presentation is opened.
+    /// - Throws: `OpenID4VPError.invalidVPToken` naming the first rule broken.
     public static func validateStructure(_ token: VPToken, against query: DCQLQuery) throws(OpenID4VPError) {
         for entry in token.entries {
             guard let credentialQuery = query.credentialQuery(id: entry.queryId) else {

@@ -7,6 +7,7 @@ import TesseraJOSE
 public struct VerifierContext: Sendable {
     /// The full `client_id` the request used.
     public var clientId: String
+    /// The `nonce` the request sent; the KB-JWT and the mdoc handover must carry it.
     public var nonce: String
     /// `response_uri` (or `redirect_uri`) of the request, for the mdoc handover (B.2.6.1).
     public var responseURI: String
@@ -23,6 +24,7 @@ public struct VerifierContext: Sendable {
     /// The instant validity is checked at.
     public var instant: Date
 
+    /// A context for one request; `instant` is usually the time the response arrived.
     public init(
         clientId: String, nonce: String, responseURI: String, encryptionKeyThumbprint: Data?, mdocVerifier: MDocVerifier,
         sdJWTIssuerKeySource: IssuerKeySource, sdJWTStatusCheck: StatusListCheck? = nil,
@@ -47,12 +49,15 @@ public struct VerifierContext: Sendable {
 
 /// One verified presentation.
 public enum VerifiedPresentation: Sendable {
+    /// A verified SD-JWT VC presentation, with its processed claims.
     case sdJWTVC(SDJWTVerificationOutcome)
+    /// A verified mdoc Document, with its issuer-signed and device-signed elements.
     case mdoc(VerifiedDocument)
 }
 
 /// The result of `VPTokenValidation.verify`: the presentations that passed, per query id, and those discarded.
 public struct VPTokenVerification: Sendable {
+    /// Query id → the presentations that passed, in the order received.
     public let accepted: [String: [VerifiedPresentation]]
     /// Presentations that failed their checks and were discarded (§8.6), with the reason.
     public let discarded: [(queryId: String, error: OpenID4VPError)]
