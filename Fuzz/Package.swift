@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "OpenID4VP", package: "Tessera"),
+                .product(name: "TesseraHTTP", package: "Tessera"),
                 .product(name: "SDJWT", package: "Tessera"),
                 .product(name: "MDoc", package: "Tessera"),
                 .product(name: "TesseraJOSE", package: "Tessera"),

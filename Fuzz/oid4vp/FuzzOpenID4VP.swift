@@ -21,6 +21,7 @@ import OpenID4VP
 import SDJWT
 import TesseraCBOR
 import TesseraCore
+import TesseraHTTP
 import TesseraJOSE
 
 #if canImport(Glibc)
@@ -36,9 +37,9 @@ private func violation(_ message: String, _ input: Data) -> Never {
 }
 
 /// No network: every fetch answers 503.
-private struct OfflineHTTPClient: OpenID4VPHTTPClient {
-    func send(_ request: OpenID4VPHTTPRequest) async throws(OpenID4VPError) -> OpenID4VPHTTPResponse {
-        OpenID4VPHTTPResponse(status: 503)
+private struct OfflineHTTPClient: HTTPClient {
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        HTTPResponse(status: 503)
     }
 }
 
