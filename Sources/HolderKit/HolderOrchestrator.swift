@@ -281,6 +281,7 @@ public actor HolderOrchestrator {
     private func publish(_ state: HolderSessionState) { publisher.publish(state) }
 }
 
+/// What HolderKit adds to a transport: advertising the endpoint of a session's engagement.
 extension BluetoothTransport {
     /// Starts advertising the session's engagement endpoint and gives the handle to the session.
     nonisolated(nonsending) public func startAdvertising(in session: HolderSession) async throws(HolderSessionError) {

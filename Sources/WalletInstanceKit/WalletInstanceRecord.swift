@@ -22,7 +22,7 @@ public struct WalletInstanceRecord: Codable, Sendable, Equatable {
 
     /// One applied lifecycle event.
     public struct Transition: Codable, Sendable, Equatable {
-        /// The event's name in the lifecycle (``WalletInstanceEvent/rawValue``, e.g. `WI ACT`).
+        /// The event's name in the lifecycle (the `rawValue` of a ``WalletInstanceEvent``, e.g. `WI ACT`).
         public var event: String
         /// The state before the event.
         public var from: WalletInstanceState
