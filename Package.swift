@@ -55,6 +55,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
+        // The DocC catalogs are built by `scripts/docs` (`swift package generate-documentation`); a command plugin
+        // only, so no target links it and `swift build` does not build it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Layer 0: encodings and the injected clock and randomness.

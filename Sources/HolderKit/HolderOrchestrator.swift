@@ -13,10 +13,13 @@ import TesseraTrust
 /// and `cancelPresentation` at any time. A disconnect or transport error after the engagement was shown
 /// cancels the session (it is never resumed).
 public actor HolderOrchestrator {
+    /// What the orchestrator checks requests against.
     public struct Configuration: Sendable {
         /// Reader roots for ReaderAuth; nil shows requests as "reader not authenticated".
         public var readerTrust: TrustAnchors?
+        /// The instant reader certificates are validated at (injected, ARCHITECTURE.md decision 5).
         public var clock: any TesseraClock
+        /// No reader trust and the system clock by default.
         public init(readerTrust: TrustAnchors? = nil, clock: any TesseraClock = SystemClock()) {
             self.readerTrust = readerTrust
             self.clock = clock
@@ -37,6 +40,9 @@ public actor HolderOrchestrator {
 
     static let required: Set<Capability> = [.bluetoothPoweredOn, .bluetoothPermission]
 
+    /// An orchestrator over the platform's services: the prerequisite gate (radio power and permission), the
+    /// session cryptography and the BLE transport (decision 4: simulated or loopback radios on Linux and in tests,
+    /// CoreBluetooth on Apple platforms).
     public init(
         gate: any PrerequisiteGate, crypto: any CryptoService, bluetooth: any BluetoothTransport,
         configuration: Configuration = Configuration()
@@ -275,6 +281,7 @@ public actor HolderOrchestrator {
     private func publish(_ state: HolderSessionState) { publisher.publish(state) }
 }
 
+/// What HolderKit adds to a transport: advertising the endpoint of a session's engagement.
 extension BluetoothTransport {
     /// Starts advertising the session's engagement endpoint and gives the handle to the session.
     nonisolated(nonsending) public func startAdvertising(in session: HolderSession) async throws(HolderSessionError) {

@@ -9,17 +9,24 @@ import TesseraCore
 /// keys and the `ConnectionHandle`, and releases both in `deinit`. Its critical properties are sealed: set
 /// once, through a gated mutator that checks the state; a second write invalidates the session.
 public final class HolderSession: ManagedSession {
+    /// Distinguishes this session from its successors in the orchestrator's background tasks.
     public let id = UUID()
     /// The card the user chose to present.
     public let credential: StoredCredential
+    /// The engagement shown to the reader; sealed, set by ``setEngagement(_:eDeviceKey:)`` in `notStarted` only.
     public private(set) var engagement: HolderEngagement?
+    /// The reader's request; sealed, set by ``setRequest(_:)`` in `connecting` only.
     public private(set) var request: ReceivedRequest?
     private let core = SessionCore<HolderSessionState, HolderSessionKeys>(.notStarted)
 
+    /// The current state; it changes only through ``transition(to:)`` and ``invalidate(_:)``.
     public var state: HolderSessionState { core.state }
+    /// The session's ephemeral secrets; nil before the engagement and after release.
     public var keys: HolderSessionKeys? { core.keys }
+    /// The BLE connection the session owns; nil before advertising and after release (closing it ends the link).
     public var connection: ConnectionHandle? { core.connection }
 
+    /// A new session in `notStarted` for presenting `credential`. ``HolderOrchestrator`` makes one per presentation.
     public init(credential: StoredCredential) {
         self.credential = credential
     }

@@ -3,12 +3,15 @@ import Foundation
 import MDoc
 import TesseraCore
 
+/// Why a ``KeyStore`` call failed. Cases name the key identifier at most, never key material (decision 9).
 public enum KeyStoreError: Error, Sendable, Equatable {
     /// Key identifiers are `[A-Za-z0-9_-]{1,64}`, so they can never name a path outside the store.
     case invalidKeyID
+    /// No key with this identifier.
     case keyNotFound(String)
     /// The key file exists but does not hold a P-256 private key (its content is never echoed).
     case unreadableKey(String)
+    /// The key or its directory could not be written.
     case storageFailed(String)
 }
 
@@ -17,21 +20,27 @@ public enum KeyStoreError: Error, Sendable, Equatable {
 public protocol KeyStore: Sendable {
     /// Creates a new P-256 device key and returns its identifier.
     func createDeviceKey() throws(KeyStoreError) -> String
+    /// The signer for the key `id`: it signs DeviceAuthentication and KB-JWTs without handing out the private key.
     func deviceKey(id: String) throws(KeyStoreError) -> any DeviceKeySigner
+    /// Deletes the key `id`; ``KeyStoreError/keyNotFound(_:)`` when there is none.
     func deleteKey(id: String) throws(KeyStoreError)
 }
 
 /// A directory of PKCS#8 PEM files, the directory 0700 and each file 0600, written atomically. Keys are
 /// never logged and error messages name only the key identifier.
 public struct FileKeyStore: KeyStore {
+    /// The store's directory, created 0700 on the first key.
     public let directory: URL
+    /// Where new keys and identifiers come from (injected, ARCHITECTURE.md decision 5).
     public let random: any RandomSource
 
+    /// A store in `directory`; nothing is created until the first key.
     public init(directory: URL, random: any RandomSource = SystemRandomSource()) {
         self.directory = directory
         self.random = random
     }
 
+    /// Writes a new P-256 key to `<id>.key.pem`, created with mode 0600 from the start, and returns its id.
     public func createDeviceKey() throws(KeyStoreError) -> String {
         let id = Base32ID.make(random: random)
         let key: P256.Signing.PrivateKey
@@ -50,6 +59,7 @@ public struct FileKeyStore: KeyStore {
         return id
     }
 
+    /// Reads `<id>.key.pem` (under 4 KiB) as a software signer.
     public func deviceKey(id: String) throws(KeyStoreError) -> any DeviceKeySigner {
         let url = try file(id)
         guard let data = FileManager.default.contents(atPath: url.path) else { throw .keyNotFound(id) }
@@ -58,6 +68,7 @@ public struct FileKeyStore: KeyStore {
         return SoftwareDeviceKey(key)
     }
 
+    /// Deletes `<id>.key.pem`.
     public func deleteKey(id: String) throws(KeyStoreError) {
         let url = try file(id)
         do {

@@ -9,12 +9,18 @@ import TesseraQR
 /// `CryptoService` on swift-crypto: ephemeral P-256 keys from the injected random source, a QR handover
 /// (§8.2.2.3), and a BLE retrieval method in the configured mode.
 public struct MDocCryptoService: CryptoService {
+    /// The source of EDeviceKey and the service UUID (injected, so tests reproduce an engagement).
     public var random: any RandomSource
+    /// The BLE mode the engagement offers (§8.3.3.1.1): mdoc peripheral server by default, the QR default.
     public var bleMode: BLEMode
+    /// The curve of EDeviceKey (P-256 by default); the reader's EReaderKey must be on the same curve (§9.1.5.2).
     public var curve: COSECurve
+    /// The QR code's error correction level (low keeps the code small enough to scan from a screen).
     public var qrLevel: QRErrorCorrectionLevel
+    /// How DeviceSigned is authenticated (§9.1.3): ECDSA signature by default, or MAC.
     public var deviceAuthentication: DeviceAuthMode
 
+    /// A service with the defaults every reader accepts: peripheral server mode, P-256, device signature.
     public init(
         random: any RandomSource = SystemRandomSource(), bleMode: BLEMode = .mdocPeripheralServer, curve: COSECurve = .p256,
         qrLevel: QRErrorCorrectionLevel = .low, deviceAuthentication: DeviceAuthMode = .signature
@@ -26,6 +32,8 @@ public struct MDocCryptoService: CryptoService {
         self.deviceAuthentication = deviceAuthentication
     }
 
+    /// Generates EDeviceKey and a version 4 service UUID, builds the DeviceEngagement with one BLE retrieval method
+    /// (§8.2.1.1), its `mdoc:` URI and QR code, and seals them into the session. A failure invalidates the session.
     nonisolated(nonsending) public func prepareEngagement(in session: HolderSession) async throws(HolderSessionError) {
         let built: (HolderEngagement, EphemeralPrivateKey)
         do {
@@ -66,6 +74,9 @@ public struct MDocCryptoService: CryptoService {
         return (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
     }
 
+    /// Decodes SessionEstablishment, builds the SessionTranscript from the engagement bytes and EReaderKey bytes as
+    /// received (QR handover, §9.1.5.1), derives the session keys (§9.1.1.5) and decrypts the DeviceRequest.
+    /// Throws ``HolderSessionError/sessionEncryption`` or ``HolderSessionError/invalidRequest(_:)`` as §9.1.1.4 asks.
     nonisolated(nonsending) public func processSessionEstablishment(incoming: Data, in session: HolderSession)
         async throws(HolderSessionError) -> DeviceRequest
     {
@@ -102,6 +113,8 @@ public struct MDocCryptoService: CryptoService {
         }
     }
 
+    /// Generates the DeviceResponse for the consented items with `DeviceResponseGenerator` (issuer-signed items as
+    /// issued, DeviceSigned by the credential's device key) and encrypts it into SessionData.
     nonisolated(nonsending) public func generateDeviceSigned(items: ConsentSelection, in session: HolderSession, terminate: Bool)
         async throws(HolderSessionError) -> Data
     {

@@ -27,7 +27,9 @@ public enum RemotePresentationResult: Sendable, Equatable {
 
 /// The outcome of one remote presentation, for a consent screen or the CLI.
 public struct RemotePresentationOutcome: Sendable {
+    /// Who asked: the verifier's client identifier, whether it authenticated, and its display name.
     public let verifier: VerifierInfo
+    /// How the presentation ended from the wallet's side.
     public let result: RemotePresentationResult
     /// Credential query id → ids of the wallet credentials presented (empty unless `result` is `.presented`).
     public let presented: [String: [String]]
@@ -36,6 +38,7 @@ public struct RemotePresentationOutcome: Sendable {
     /// What the verifier answered (to the presentation or to the wallet's error response); nil when the wallet had
     /// to stay silent (§8.5: error responses only to an authenticated verifier).
     public let submission: SubmissionResult?
+    /// True when nothing was presented (declined, no match, or refused).
     public var declined: Bool { presented.isEmpty }
 
     init(

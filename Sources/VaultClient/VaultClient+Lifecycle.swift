@@ -15,6 +15,7 @@ public struct VaultLifecycleStatus: Sendable, Equatable {
     public let progress: Int
     /// The vault host holding its lease, if any.
     public let host: String?
+    /// When the ledger last changed the vault's state.
     public let updatedAt: Date
     /// Ed25519, raw 32 bytes.
     public let identityPublicKey: Data
@@ -54,10 +55,13 @@ extension VaultClient {
         }
     }
 
+    /// `GET /vault/status`, device-signed; the identity key shown must be the one pinned at enrollment.
     public func status() async throws(VaultError) -> VaultLifecycleStatus { try await signed(.get, "/vault/status") }
 
+    /// `POST /vault/start`, device-signed: asks the ledger to run the vault (it is provisioned at finalize).
     public func start() async throws(VaultError) -> VaultLifecycleStatus { try await signed(.post, "/vault/start") }
 
+    /// `POST /vault/stop`, device-signed: the vault's data stays, its host lets it go.
     public func stop() async throws(VaultError) -> VaultLifecycleStatus { try await signed(.post, "/vault/stop") }
 
     /// Terminates the vault: its data is deleted and its NATS identity revoked. Idempotent.

@@ -11,11 +11,16 @@ public struct VaultClient: Sendable {
     /// Below this many unused transaction keys the result carries a warning (the ledger tops up at ≤ 10).
     public static let lowKeyWarning = 5
 
+    /// Where the enrolled state (`vault.json`) lives.
     public let store: VaultStateStore
+    /// How the ledger is reached (injected, `TesseraHTTP`).
     public let http: any HTTPClient
+    /// The instant device signatures are timestamped with (decision 5).
     public let clock: any TesseraClock
+    /// The source of the device key, nonces and sealing keys (decision 5).
     public let random: any RandomSource
 
+    /// A client over the device's state store and an HTTP client, with the system clock and randomness by default.
     public init(store: VaultStateStore, http: any HTTPClient, clock: any TesseraClock = SystemClock(), random: any RandomSource = SystemRandomSource()) {
         self.store = store
         self.http = http
@@ -23,10 +28,16 @@ public struct VaultClient: Sendable {
         self.random = random
     }
 
+    /// What ``VaultClient/enroll(ledger:invitation:password:deviceID:deviceType:)`` reports.
     public struct Enrolled: Sendable {
+        /// The user's identifier at the ledger (a UUID), which names the user's vault too.
         public let userGUID: String
+        /// How many unused transaction keys the device holds.
         public let transactionKeys: Int
+        /// The Argon2id parameters the ledger asked for (RFC 9106).
         public let kdf: KDFParameters
+        /// The NATS bootstrap credentials (`bootstrap_creds` among them), when the ledger has a bus: what
+        /// ``VaultConnection/bootstrap(credentials:device:timeout:)`` needs.
         public let nats: [String: String]?
         /// The vault's Ed25519 identity public key (raw 32 bytes), when the ledger provisioned a vault.
         public let vaultIdentityPublicKey: Data?
@@ -64,10 +75,15 @@ public struct VaultClient: Sendable {
         return Enrolled(userGUID: user, transactionKeys: state.transactionKeys.count, kdf: kdf, nats: nats, vaultIdentityPublicKey: vaultKey)
     }
 
+    /// What ``VaultClient/authenticate(password:)`` reports.
     public struct Authenticated: Sendable {
+        /// The transaction key the password hash was sealed to; the ledger never accepts it again.
         public let usedKeyID: String
+        /// How many unused transaction keys are left.
         public let transactionKeys: Int
+        /// The version of the ledger's CEK the new credential blob is sealed to (rotated on each success).
         public let cekVersion: Int
+        /// The version of the new LAT (rotated on each success).
         public let latVersion: Int
         /// Set when few transaction keys are left.
         public let warning: String?

@@ -1,12 +1,19 @@
 /// What can go wrong on the app side; ledger errors carry the ledger's `error` code.
 public enum VaultError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// There is no `vault.json`: enroll first.
     case notEnrolled
+    /// The ledger answered with another status than expected: its HTTP status and `error`/`error_description`
+    /// (status 0 and `unreachable` when it could not be reached).
     case ledger(status: Int, error: String, description: String)
     /// The ledger's `lat_proof` does not match the LAT this device holds: possibly a phishing ledger. Nothing was sent.
     case latMismatch
+    /// An answer (the ledger's or the vault's) is missing a member or holds a value that does not check out.
     case invalidResponse(String)
+    /// The transaction key the ledger named is not among this device's: enroll again.
     case noTransactionKeys
+    /// The saved state or session could not be read or written.
     case storage(String)
+    /// A key could not be made, or sealing or signing failed.
     case crypto(String)
     /// The vault answered the command with an error (`code` as in the module README's handler table).
     case vault(code: String, message: String)
@@ -19,6 +26,7 @@ public enum VaultError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No session with the vault yet: bootstrap first.
     case noSession
 
+    /// A sentence for the user; it carries no secret.
     public var description: String {
         switch self {
         case .notEnrolled: "this device is not enrolled"

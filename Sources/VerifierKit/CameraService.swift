@@ -2,24 +2,32 @@ import Foundation
 
 /// Delivers the text of a scanned QR code (the `mdoc:` engagement URI).
 public protocol CameraService: Sendable {
+    /// Waits for one scan and returns its text, trimmed; a camera that cannot deliver throws ``VerifierSessionError/camera(_:)``.
     func scan() async throws(VerifierSessionError) -> String
 }
 
 /// The Linux "camera": the engagement comes from a command-line argument, a file, or standard input
 /// (one line), so two terminals or a script can hand it over.
 public struct TextCamera: CameraService {
+    /// Where the engagement text comes from.
     public enum Source: Sendable, Equatable {
+        /// The text itself (a command-line argument).
         case text(String)
+        /// A file holding the text (at most ``TextCamera/maximumLength`` bytes).
         case file(URL)
+        /// One line of standard input.
         case standardInput
     }
 
     /// Longest input read: the engagement URI limit of `MDocQRCode` plus a newline.
     public static let maximumLength = 4097
+    /// Where ``scan()`` reads from.
     public let source: Source
 
+    /// A camera reading from `source`.
     public init(_ source: Source) { self.source = source }
 
+    /// Reads the engagement from ``source``, refusing anything longer than ``maximumLength``.
     public func scan() async throws(VerifierSessionError) -> String {
         let raw: String
         switch source {
@@ -52,10 +60,13 @@ public final class InProcessCamera: CameraService {
     private let stream: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
 
+    /// A camera with nothing shown yet; only the newest shown text is kept.
     public init() { (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1)) }
 
+    /// Puts `text` in front of the camera: the next ``scan()`` returns it.
     public func show(_ text: String) { continuation.yield(text) }
 
+    /// Waits until something is shown and returns it.
     public func scan() async throws(VerifierSessionError) -> String {
         for await text in stream { return text }
         throw .camera("the camera was closed")

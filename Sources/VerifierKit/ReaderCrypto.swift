@@ -7,9 +7,11 @@ import TesseraCore
 
 /// The reader's certificate and key, for ReaderAuth (§9.1.4).
 public struct ReaderIdentity: Sendable {
+    /// The reader key that signs ReaderAuth (a COSE_Sign1 over ReaderAuthentication, §9.1.4).
     public var signingKey: COSESigningKey
     /// x5chain, leaf first, DER.
     public var certificateChain: [Data]
+    /// An identity from the reader key and its certificate chain (Annex B reader profile), leaf first.
     public init(signingKey: COSESigningKey, certificateChain: [Data]) {
         self.signingKey = signingKey
         self.certificateChain = certificateChain
@@ -18,9 +20,13 @@ public struct ReaderIdentity: Sendable {
 
 /// The reader's session cryptography: engagement processing, SessionEstablishment, SessionData.
 public struct ReaderCrypto: Sendable {
+    /// The source of EReaderKey (injected, ARCHITECTURE.md decision 5).
     public var random: any RandomSource
+    /// The identity that signs ReaderAuth (§9.1.4); nil sends requests without it (`readerAuth` is optional in a
+    /// DocRequest, §8.3.2.1.2.1).
     public var readerIdentity: ReaderIdentity?
 
+    /// Reader cryptography with system randomness and no ReaderAuth by default.
     public init(random: any RandomSource = SystemRandomSource(), readerIdentity: ReaderIdentity? = nil) {
         self.random = random
         self.readerIdentity = readerIdentity

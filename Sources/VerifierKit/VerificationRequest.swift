@@ -4,10 +4,12 @@ import MDoc
 /// What the reader asks for. Templates cover the common checks; `custom` takes any element list.
 /// `intentToRetain` is false throughout: the reader only looks.
 public struct VerificationRequest: Sendable, Equatable {
+    /// The docType requested, e.g. `org.iso.18013.5.1.mDL`.
     public var docType: String
     /// namespace → element identifiers.
     public var elements: [String: [String]]
 
+    /// A request for `elements` of a document of type `docType`.
     public init(docType: String, elements: [String: [String]]) {
         self.docType = docType
         self.elements = elements

@@ -9,11 +9,15 @@ import TesseraTrust
 /// SessionEstablishment → SessionData → mdoc verification against the trusted IACA roots. One
 /// `VerifierSession` per verification, dropped at the end (keys wiped, handle released).
 public actor VerifierOrchestrator {
+    /// What responses are verified against.
     public struct Configuration: Sendable {
         /// IACA roots the DeviceResponse must chain to.
         public var trustAnchors: TrustAnchors
+        /// Which ISO/IEC 18013-5 Annex B certificate profile checks apply to the IACA and document signer certificates.
         public var annexB: AnnexBOptions
+        /// The instant certificates and the MSO's validity are checked at (injected, ARCHITECTURE.md decision 5).
         public var clock: any TesseraClock
+        /// A configuration trusting `trustAnchors`, with the default Annex B checks and the system clock.
         public init(trustAnchors: TrustAnchors, annexB: AnnexBOptions = .default, clock: any TesseraClock = SystemClock()) {
             self.trustAnchors = trustAnchors
             self.annexB = annexB
@@ -21,6 +25,7 @@ public actor VerifierOrchestrator {
         }
     }
 
+    /// Every state of every session, in order, for the UI.
     public nonisolated let states: AsyncStream<VerifierSessionState>
     private var publisher = SessionStatePublisher<VerifierSessionState>()
 
@@ -34,6 +39,8 @@ public actor VerifierOrchestrator {
 
     static let required: Set<Capability> = [.bluetoothPoweredOn, .bluetoothPermission, .cameraPermission]
 
+    /// An orchestrator over the platform's services: the prerequisite gate (radio and camera), the camera that
+    /// scans the QR engagement, the BLE transport and the reader's session cryptography (decision 4).
     public init(
         gate: any PrerequisiteGate, camera: any CameraService, bluetooth: any BluetoothTransport, crypto: ReaderCrypto,
         configuration: Configuration
@@ -57,6 +64,7 @@ public actor VerifierOrchestrator {
         await checkPrerequisites(session)
     }
 
+    /// Asks the gate to obtain `capability` while in `preflight`, then checks the prerequisites again.
     public func resolve(_ capability: Capability) async {
         guard let session = currentSession, session.state.phase == .preflight else { return }
         await gate.resolve(capability)
@@ -73,8 +81,10 @@ public actor VerifierOrchestrator {
         finish(session)
     }
 
+    /// The current session's state, if a verification is running.
     public var currentState: VerifierSessionState? { currentSession?.state }
 
+    /// Weak references to the current session, its keys and its handle, for clean-up checks.
     public func probeCurrentSession() -> LifetimeProbe? {
         guard let session = currentSession else { return nil }
         let probe = LifetimeProbe()

@@ -7,10 +7,15 @@ import TesseraCore
 /// What the reader derived from a scanned engagement: the engagement as received, the BLE endpoint it
 /// announces, and the session secrets (EReaderKey, SKReader/SKDevice, SessionTranscript).
 public final class ReaderSessionKeys: SessionSecrets {
+    /// The DeviceEngagement exactly as scanned: these bytes enter the SessionTranscript (§9.1.5.1, decision 1).
     public let deviceEngagementBytes: Data
+    /// The BLE endpoint the engagement announces (peripheral server mode preferred).
     public let endpoint: BLEEndpoint
+    /// EReaderKey, the reader's ephemeral key-agreement key, on EDeviceKey's curve (§9.1.5.2); nil once wiped.
     public private(set) var eReaderKey: EphemeralPrivateKey?
+    /// SKReader and SKDevice with their counters (§9.1.1.5); nil once wiped.
     public private(set) var encryption: SessionEncryption?
+    /// The SessionTranscript (QR handover) that DeviceAuthentication and ReaderAuthentication are bound to.
     public let sessionTranscript: SessionTranscript
 
     init(
@@ -38,19 +43,28 @@ public final class ReaderSessionKeys: SessionSecrets {
 /// `setEngagement` only in `processingEngagement`, `setConnection` only in `connecting`, `setResponse`
 /// only in `verifying`; a second write invalidates the session.
 public final class VerifierSession: ManagedSession {
+    /// Distinguishes this session from its successors in the orchestrator's background tasks.
     public let id = UUID()
+    /// What this verification asks for.
     public let request: VerificationRequest
     /// The DeviceRequest sent, kept for the completeness checks of the verification.
     public private(set) var deviceRequest: DeviceRequest?
+    /// The decrypted DeviceResponse; sealed, set by ``setResponse(_:)`` in `verifying` only.
     public private(set) var response: DeviceResponse?
     private let core = SessionCore<VerifierSessionState, ReaderSessionKeys>(.notStarted)
 
+    /// The current state; it changes only through ``transition(to:)`` and ``invalidate(_:)``.
     public var state: VerifierSessionState { core.state }
+    /// What the engagement yielded; nil before it was processed and after release.
     public var keys: ReaderSessionKeys? { core.keys }
+    /// The BLE connection the session owns; nil before connecting and after release.
     public var connection: ConnectionHandle? { core.connection }
 
+    /// A new session in `notStarted`. ``VerifierOrchestrator`` makes one per verification.
     public init(request: VerificationRequest) { self.request = request }
 
+    /// Moves to `next` if ``VerifierSessionState/allowedTransitions`` allows it; otherwise the session fails with
+    /// ``VerifierSessionError/invalidTransition(from:to:)``.
     public func transition(to next: VerifierSessionState) throws(VerifierSessionError) {
         try core.transition(to: next)
     }
@@ -77,9 +91,11 @@ public final class VerifierSession: ManagedSession {
         self.response = response
     }
 
+    /// Fails the session with `error` (unless it already ended) and releases its keys and connection.
     public func invalidate(_ error: VerifierSessionError) { core.invalidate(error) }
 
     func release() { core.release() }
 
+    /// Watches the session, its keys and its handle (for clean-up assertions).
     public func watch(with probe: LifetimeProbe) { core.watch(self, with: probe) }
 }

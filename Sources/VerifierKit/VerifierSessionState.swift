@@ -4,20 +4,32 @@ import ProximityTransport
 
 /// The reader's verification as a state machine (ARCHITECTURE.md, "Seeds in one picture").
 public enum VerifierSessionState: ProximitySessionState {
+    /// The session exists; prerequisites are checked next.
     case notStarted
+    /// Capabilities the verification needs are missing; the UI calls ``VerifierOrchestrator/resolve(_:)`` for each.
     case preflight(missing: Set<Capability>)
+    /// The camera is scanning for the holder's QR engagement.
     case readyToScan
+    /// The engagement was scanned; EReaderKey and the session keys are derived from it.
     case processingEngagement
+    /// Connecting to the holder over BLE, sending the SessionEstablishment and waiting for its SessionData.
     case connecting
+    /// The DeviceResponse arrived and is being verified against the trust anchors.
     case verifying
+    /// The response verified; what it holds (final).
     case success(VerifiedResponse)
+    /// The verification failed for the reason given (final).
     case failed(VerifierSessionError)
+    /// Cancelled by the user (final; never resumed).
     case cancelled
 
+    /// The state without its payload: the key of the transition table.
     public enum Phase: String, ProximitySessionPhase, CaseIterable {
+        /// One phase per state of ``VerifierSessionState``, with the same name; `success`, `failed` and `cancelled` are terminal.
         case notStarted, preflight, readyToScan, processingEngagement, connecting, verifying, success, failed, cancelled
     }
 
+    /// The state without its payload, for the transition table and for display.
     public var phase: Phase {
         switch self {
         case .notStarted: .notStarted
@@ -55,5 +67,6 @@ public enum VerifierSessionState: ProximitySessionState {
 }
 
 extension VerifierSessionState.Phase {
+    /// `success`, `failed` and `cancelled` are final: nothing follows them (ARCHITECTURE.md decision 3).
     public var isTerminal: Bool { self == .success || self == .failed || self == .cancelled }
 }

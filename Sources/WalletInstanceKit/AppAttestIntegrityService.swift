@@ -12,6 +12,7 @@ import Foundation
 /// client_data, sent in its two parts as the production IT-Wallet client does. App Attest keys cannot be deleted: `deleteKey` forgets nothing and a new activation makes a new key.
 @available(iOS 14.0, macOS 11.0, tvOS 15.0, watchOS 9.0, *)
 public struct AppAttestIntegrityService: DeviceIntegrityService {
+    /// The service over `DCAppAttestService.shared`; it holds no state of its own.
     public init() {}
 
     /// `attestKey` with clientDataHash = SHA-256(challenge).
@@ -46,5 +47,6 @@ public struct AppAttestIntegrityService: DeviceIntegrityService {
         }
     }
 
+    /// Does nothing: App Attest keys cannot be deleted, so a new activation makes a new key instead.
     public func deleteKey(keyID: String) async {}
 }

@@ -7,12 +7,17 @@ import TesseraJOSE
 /// while it has not expired. A PID that appears ⇒ PID ISS; one that is gone ⇒ PID DEL, or PID EXP when its
 /// record is still there but expired.
 public struct PIDSync: Sendable {
+    /// The docType of an mdoc PID.
     public static let mdocDocType = "eu.europa.ec.eudi.pid.1"
+    /// The `vct` prefix of an SD-JWT VC PID.
     public static let vctPrefix = "urn:eudi:pid:"
 
+    /// The instance's lifecycle, where the PID events are applied.
     public let store: WalletInstanceStore
+    /// The wallet's credentials, where PIDs are looked for.
     public let credentials: any CredentialStore
 
+    /// A sync of `credentials` into `store`'s lifecycle.
     public init(store: WalletInstanceStore, credentials: any CredentialStore) {
         self.store = store
         self.credentials = credentials

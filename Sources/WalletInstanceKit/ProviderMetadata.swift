@@ -5,12 +5,18 @@ import TesseraJOSE
 /// its Entity Configuration is an `entity-statement+jwt` signed by one of its own `jwks` keys, `iss == sub ==`
 /// the provider's URL, current, and carries `metadata.wallet_provider` with the endpoints.
 public struct ProviderMetadata: Sendable {
+    /// The provider's entity identifier (`iss` = `sub` of its Entity Configuration), its base URL.
     public let entityID: String
+    /// `metadata.wallet_provider.token_endpoint`, where Wallet Attestations are requested.
     public let tokenEndpoint: URL
+    /// `metadata.wallet_provider.nonce_endpoint`, where each registration and attestation request gets its challenge.
     public let nonceEndpoint: URL
     /// The provider's federation keys (they sign Wallet Attestations too).
     public let keys: [JWK]
 
+    /// Checks the Entity Configuration `jwt` fetched from `expectedEntityID`: `typ`, self-signature by a key of its
+    /// own `jwks`, `iss` and `sub`, `iat`/`exp` at `now` (60 s of clock skew on `iat`) and the two endpoints. Every
+    /// failure is ``WalletInstanceError/untrustedProvider(_:)``.
     public init(entityConfiguration jwt: String, expectedEntityID: String, at now: Date) throws(WalletInstanceError) {
         guard let jws = try? CompactJWS(parsing: jwt) else { throw .untrustedProvider("the entity configuration is not a JWS") }
         guard jws.type == "entity-statement+jwt" else { throw .untrustedProvider("typ is not entity-statement+jwt") }

@@ -9,11 +9,16 @@ import TesseraHTTP
 /// Initialization and Registration, then the first Wallet Attestation), re-issuance, the provider's view of the
 /// instance (a revocation seen online moves it back to Installed and deletes the hardware key), and PID reports.
 public struct WalletInstanceClient: Sendable {
+    /// The instance's persisted lifecycle.
     public let store: WalletInstanceStore
+    /// The platform's Device Integrity Service (App Attest, Android Key Attestation, or a test service).
     public let integrity: any DeviceIntegrityService
+    /// How the provider is reached (injected, so tests and Linux use their own transport).
     public let http: any HTTPClient
+    /// The instant transitions are recorded at and the provider's statements checked at (decision 5).
     public let clock: any TesseraClock
 
+    /// A client over the instance's store, the platform's integrity service and an HTTP client.
     public init(store: WalletInstanceStore, integrity: any DeviceIntegrityService, http: any HTTPClient, clock: any TesseraClock = SystemClock()) {
         self.store = store
         self.integrity = integrity

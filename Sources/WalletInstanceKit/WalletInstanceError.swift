@@ -8,11 +8,17 @@ public enum WalletInstanceError: Error, Sendable, Equatable, CustomStringConvert
     case provider(status: Int, error: String, description: String)
     /// The provider says the instance is revoked (or no longer registered).
     case instanceRevoked
+    /// The step needs an activated instance (a provider, a hardware key), and this one has none.
     case notActivated
+    /// The provider could not be reached, or a URL was not valid.
     case transport(String)
+    /// The Device Integrity Service refused (no App Attest, no key, an assertion that does not decode) or a
+    /// request could not be signed.
     case integrity(String)
+    /// The instance file could not be read or written.
     case storage(String)
 
+    /// A sentence for the user; it carries no secret.
     public var description: String {
         switch self {
         case .illegalTransition(let from, let event): return "\(event.rawValue) is not allowed in state \(from.rawValue)"

@@ -3,18 +3,29 @@
 /// is revoked or deleted (PID EXP/REV/DEL), back to Installed when the provider revokes it (WI REV), and
 /// Uninstalled for good (WI UNINST). (Q)EAA issuance and presentation (ISS/PRE) keep it Valid.
 public enum WalletInstanceState: String, Codable, Sendable, CaseIterable {
+    /// The four states of the lifecycle; `uninstalled` is final.
     case installed, operational, valid, uninstalled
 }
 
+/// An event of the IT-Wallet Wallet Instance lifecycle, spelled as the lifecycle names it.
 public enum WalletInstanceEvent: String, Codable, Sendable, CaseIterable {
+    /// The instance was activated at its provider (registration and the first Wallet Attestation).
     case activated = "WI ACT"
+    /// A valid PID entered the wallet.
     case pidIssued = "PID ISS"
+    /// The wallet's PID expired.
     case pidExpired = "PID EXP"
+    /// The PID was revoked (for instance, a newer instance of the account took it over).
     case pidRevoked = "PID REV"
+    /// The PID was deleted from the wallet.
     case pidDeleted = "PID DEL"
+    /// A (Q)EAA was issued to the wallet.
     case eaaIssued = "(Q)EAA ISS"
+    /// A (Q)EAA was presented.
     case eaaPresented = "(Q)EAA PRE"
+    /// The provider revoked the instance.
     case revoked = "WI REV"
+    /// The app was uninstalled.
     case uninstalled = "WI UNINST"
 }
 

@@ -13,11 +13,16 @@ import VaultProtocol
 public actor VaultConnection {
     /// Who this device is, as the bootstrap request says.
     public struct Device: Sendable {
+        /// The device's id, as enrolled.
         public var deviceID: String
+        /// The kind of device, as enrolled (the CLI says `cli`).
         public var deviceType: String
+        /// The app's version, for the vault's records.
         public var appVersion: String
+        /// The lifetime asked for the full NATS credentials; the vault clamps it to its policy's maximum.
         public var requestedTTLHours: Int
 
+        /// A device description; credentials for 24 hours by default.
         public init(deviceID: String, deviceType: String, appVersion: String, requestedTTLHours: Int = 24) {
             self.deviceID = deviceID
             self.deviceType = deviceType
@@ -26,6 +31,7 @@ public actor VaultConnection {
         }
     }
 
+    /// The user whose vault this connects to.
     public let userGUID: String
     let guid: String
     let identityPublicKey: Data
@@ -35,6 +41,7 @@ public actor VaultConnection {
     let random: any RandomSource
     /// How long one attempt waits for the vault's answer, and how many times a command is sent.
     public var requestTimeout: Duration = .seconds(5)
+    /// How many times an unanswered command is sent (with the same event id, so the vault runs it once).
     public var attempts = 3
 
     var state: VaultSessionState?
@@ -59,8 +66,13 @@ public actor VaultConnection {
     private let notificationContinuation: AsyncStream<VaultEventMessage>.Continuation
     /// Recently delivered push ids: a message the vault sends again (after a reconnect) reaches the app once.
     private var seenPushes = RecentIDs(capacity: 4096)
+    /// Envelopes this app dropped (malformed, unknown session, replayed, failing authentication), by reason: drops are
+    /// never answered, so this is how they are seen.
     public private(set) var drops = VaultDropCounters()
 
+    /// A connection to the vault of `userGUID`, whose signed bootstrap reply must verify with `identityPublicKey` (the
+    /// Ed25519 key from enrollment, ``VaultClient/Enrolled/vaultIdentityPublicKey``). Nothing is sent until
+    /// ``bootstrap(credentials:device:timeout:)`` or ``connect()``.
     public init(
         userGUID: String, identityPublicKey: Data, connector: any NATSConnector, keyStore: any VaultSessionKeyStore,
         clock: any TesseraClock = SystemClock(), random: any RandomSource = SystemRandomSource()
@@ -81,6 +93,7 @@ public actor VaultConnection {
     /// each once.
     public nonisolated var notifications: AsyncStream<VaultEventMessage> { notificationStream }
 
+    /// Sets ``requestTimeout`` (from outside the actor).
     public func setRequestTimeout(_ timeout: Duration) { requestTimeout = timeout }
 
     func newID() -> String { Base64URL.encode(random.bytes(16)) }
@@ -119,6 +132,7 @@ public actor VaultConnection {
         self.connection = connection
     }
 
+    /// Closes the NATS connection; commands still waiting fail with ``VaultError/bus(_:)``. The saved session stays.
     public func close() async {
         loop?.cancel()
         loop = nil
