@@ -31,9 +31,10 @@ extension DeviceRequest {
         }
     }
 
-    /// The fast path alone (nil when it gives up) and the tree path alone: the mdoc fuzz target checks that they agree.
-    /// The tree path alone: decodes to a `CBOR` tree and reads it, with the error and its path on failure.
+    /// The fast path alone (nil when it gives up); with ``readThroughTree(_:)``, the mdoc fuzz target checks that
+    /// the two paths agree.
     @_spi(Fuzzing) public static func readWithoutTree(_ bytes: Data) -> DeviceRequest? { fastRead(bytes) }
+    /// The tree path alone: decodes to a `CBOR` tree and reads it, with the error and its path on failure.
     @_spi(Fuzzing) public static func readThroughTree(_ bytes: Data) throws(MDocError) -> DeviceRequest {
         try readStructure("DeviceRequest", from: bytes, Self.init(reading:))
     }
