@@ -20,6 +20,8 @@ struct ProviderServices: Sendable {
     let accounts: AccountService
     let registration: RegistrationService
     let token: TokenService
+    /// 1.3 / 1.5: Wallet Instance Attestations, Key Attestations.
+    let attestations: InstanceAttestations
     /// MACs the portal's pre-login CSRF tokens and enrolment tickets (derived from the provider key).
     let portalKey: PortalKey
 
@@ -39,9 +41,10 @@ struct ProviderServices: Sendable {
         let appAttestVerifier = AppAttestVerifier(policy: configuration.appAttest)
         registration = RegistrationService(
             configuration: configuration, nonces: nonceStore, instances: instances, appAttestVerifier: appAttestVerifier)
-        token = TokenService(
-            configuration: configuration, baseURL: baseURL, key: key, nonces: nonceStore, instances: instances,
-            appAttestVerifier: appAttestVerifier)
+        let prover = AttestationRequestProver(
+            configuration: configuration, baseURL: baseURL, db: sql, instances: instances, appAttestVerifier: appAttestVerifier)
+        token = TokenService(configuration: configuration, baseURL: baseURL, key: key, prover: prover)
+        attestations = InstanceAttestations(configuration: configuration, baseURL: baseURL, prover: prover, signer: signer)
         portalKey = PortalKey(providerKey: key)
     }
 

@@ -110,13 +110,7 @@ struct RegistrationService: Sendable {
 
     /// The posture policy beyond the attestation rules (patch level, attestation version).
     func checkPosture(_ facts: AndroidKeyAttestation) throws(WireError) {
-        let posture = configuration.posture
-        guard facts.attestationVersion >= posture.minimumAndroidAttestationVersion else {
-            throw WireError(.forbidden, "integrity_check_error", "device posture: attestation version too old")
-        }
-        if let minimum = posture.minimumAndroidPatchLevel, (facts.osPatchLevel ?? 0) < minimum {
-            throw WireError(.forbidden, "integrity_check_error", "device posture: security patch level older than \(minimum)")
-        }
+        if let violation = configuration.posture.violation(facts) { throw WireError(.forbidden, "integrity_check_error", violation) }
     }
 
     /// Maps an attestation outcome to the error table: undecodable ⇒ 422; a broken signature ⇒ 403

@@ -111,9 +111,12 @@ struct AccountStore: Sendable {
         try await db.run { sql in try await sql.delete(from: "wp_sessions").where("id", .equal, id).run() }
     }
 
-    /// Every row of the account, in one transaction: instances, sessions, the account itself.
+    /// Every row of the account, in one transaction: instances, sessions, the account itself. The instances' status
+    /// list entries stay, flipped to INVALID: an attestation issued before the purge must read as revoked.
     func purge(accountID: String) async throws(WireError) {
         try await db.transaction { tx in
+            let instances = try await InstanceStore(db: tx).list(accountID: accountID).map(\.id)
+            try await StatusListStore.invalidate(instanceIDs: instances, on: tx)
             try await tx.run { sql in
                 try await sql.delete(from: "wp_wallet_instances").where("account_id", .equal, accountID).run()
                 try await sql.delete(from: "wp_sessions").where("account_id", .equal, accountID).run()

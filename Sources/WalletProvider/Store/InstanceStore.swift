@@ -68,29 +68,49 @@ struct InstanceStore: Sendable {
         }
     }
 
-    /// Takes a new App Attest counter only if it is larger than the stored one, in one statement: of concurrent
-    /// requests replaying one assertion, at most one moves the counter.
-    func advanceCounter(id: String, to counter: Int64) async throws(WireError) -> Bool {
+    /// In an attestation's transaction: takes the instance's row while it is valid, so that a concurrent revocation
+    /// either came first (false) or waits for the commit and then flips what the transaction allocated. Moves the
+    /// App Attest counter when `counter` is given, only upwards (of concurrent requests replaying one assertion at
+    /// most one moves it), and records the Wallet Solution version a 1.3+ request names.
+    func claim(id: String, counter: Int64?, walletSolutionVersion: String?) async throws(WireError) -> Bool {
         try await db.run { sql in
-            try await sql.update("wp_wallet_instances").set("sign_count", to: SQLBind(counter))
-                .where("id", .equal, id).where("sign_count", .lessThan, counter)
-                .where("status", .equal, InstanceStatus.valid.rawValue)
+            var update = sql.update("wp_wallet_instances").set("status", to: SQLColumn("status"))
+            if let counter { update = update.set("sign_count", to: SQLBind(counter)).where("sign_count", .lessThan, counter) }
+            if let walletSolutionVersion { update = update.set("wallet_solution_version", to: SQLBind(walletSolutionVersion)) }
+            return try await update.where("id", .equal, id).where("status", .equal, InstanceStatus.valid.rawValue)
                 .returning("id").first() != nil
         }
     }
 
     /// Revokes an instance of the account: its hardware key tag and public key leave the account (kept only as
-    /// `revoked_key_tag`, so the instance can be told it was revoked). False when there is no such valid instance.
+    /// `revoked_key_tag`, so the instance can be told it was revoked), and every status list entry of it (1.5 WIA,
+    /// 1.3/1.5 Key Attestations) becomes INVALID, in one transaction. The provider's one revocation: the portal, the
+    /// account API and the management endpoints call it. False when there is no such valid instance.
     func revoke(id: String, accountID: String, now: Date) async throws(WireError) -> Bool {
-        try await db.run { sql in
-            try await sql.update("wp_wallet_instances")
-                .set("revoked_key_tag", to: SQLColumn("hardware_key_tag"))
-                .set("hardware_key_tag", to: SQLLiteral.null).set("public_key", to: SQLLiteral.null)
-                .set("status", to: SQLBind(InstanceStatus.revoked.rawValue))
-                .set("revoked_at", to: SQLBind(now.timeIntervalSince1970))
-                .where("id", .equal, id).where("account_id", .equal, accountID)
-                .where("status", .equal, InstanceStatus.valid.rawValue)
-                .returning("id").first() != nil
+        try await db.transaction { tx in
+            let revoked = try await InstanceStore(db: tx).markRevoked(ids: [id], accountID: accountID, now: now)
+            try await StatusListStore.invalidate(instanceIDs: revoked, on: tx)
+            return !revoked.isEmpty
+        }
+    }
+
+    /// The valid instances among `ids` (of `accountID`, when given) become revoked; returns their ids. Rows are
+    /// taken in id order, so concurrent revocations of overlapping sets never wait on each other in a cycle.
+    func markRevoked(ids: [String], accountID: String?, now: Date) async throws(WireError) -> [String] {
+        struct Row: Decodable { let id: String }
+        return try await db.run { sql in
+            var revoked: [String] = []
+            for id in Set(ids).sorted() {
+                var update = sql.update("wp_wallet_instances")
+                    .set("revoked_key_tag", to: SQLColumn("hardware_key_tag"))
+                    .set("hardware_key_tag", to: SQLLiteral.null).set("public_key", to: SQLLiteral.null)
+                    .set("status", to: SQLBind(InstanceStatus.revoked.rawValue))
+                    .set("revoked_at", to: SQLBind(now.timeIntervalSince1970))
+                    .where("id", .equal, id).where("status", .equal, InstanceStatus.valid.rawValue)
+                if let accountID { update = update.where("account_id", .equal, accountID) }
+                if try await update.returning("id").first(decoding: Row.self) != nil { revoked.append(id) }
+            }
+            return revoked
         }
     }
 

@@ -14,8 +14,21 @@ public protocol AndroidIntegrityVerifier: Sendable {
 }
 
 public struct IntegrityVerdictError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Which row of the IT-Wallet error table the failure is.
+    public enum Kind: Sendable, Equatable {
+        /// The token is not genuine or not for this request (403 `invalid_request`, "integrity assertion invalid").
+        case assertionInvalid
+        /// The token is genuine, but the device or app fails its verdicts (403 `integrity_check_error`).
+        case verdictFailed
+    }
+
     public let description: String
-    public init(_ description: String) { self.description = description }
+    public let kind: Kind
+
+    public init(_ description: String, kind: Kind = .assertionInvalid) {
+        self.description = description
+        self.kind = kind
+    }
 }
 
 /// Verifies integrity tokens shaped like Play Integrity's decoded payload (`requestDetails`, `appIntegrity`,
@@ -45,9 +58,9 @@ public struct LocalIntegrityTokenVerifier: AndroidIntegrityVerifier {
         else { throw IntegrityVerdictError("the integrity token is too old") }
         guard payload["appIntegrity"]?["appRecognitionVerdict"]?.stringValue == "PLAY_RECOGNIZED",
             payload["appIntegrity"]?["packageName"]?.stringValue == package
-        else { throw IntegrityVerdictError("the app is not recognized") }
+        else { throw IntegrityVerdictError("the app is not recognized", kind: .verdictFailed) }
         let verdicts = payload["deviceIntegrity"]?["deviceRecognitionVerdict"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        guard verdicts.contains("MEETS_DEVICE_INTEGRITY") else { throw IntegrityVerdictError("the device does not meet device integrity") }
+        guard verdicts.contains("MEETS_DEVICE_INTEGRITY") else { throw IntegrityVerdictError("the device does not meet device integrity", kind: .verdictFailed) }
     }
 
     /// `x5c` (leaf first) chains by signature and name to `root`, every certificate valid at `instant`, and the

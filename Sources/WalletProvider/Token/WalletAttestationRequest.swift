@@ -1,14 +1,15 @@
 import Foundation
 import ITWalletProtocol
-import ServiceSupport
 import TesseraJOSE
 
-/// The Wallet Attestation Request: a JWT signed with the wallet's new key (`cnf.jwk`), carrying the single-use
-/// challenge, the hardware key tag and the two hardware proofs over `client_data`.
+/// An attestation request of any version: a JWT signed with the key to be bound (`cnf.jwk`), carrying the
+/// single-use nonce, the hardware key tag and the hardware proofs over `client_data`; from 1.3 on also the
+/// platform and the Wallet Solution, and for Key Attestations the keys to attest.
 ///
 /// The IT-Wallet versions and the production client (pagopa/io-react-native-wallet) write it differently; each
-/// spelling is accepted by name (README, "Accepted encodings") and proves the same things: possession of `cnf.jwk`,
-/// the challenge, a provider audience, and hardware proofs by the registered key.
+/// spelling is accepted by name (README, "Accepted encodings") and proves the same things: possession of `cnf.jwk`
+/// (and of every key to attest), the nonce, a provider audience when one is named, and hardware proofs by the
+/// registered key.
 struct WalletAttestationRequest: Sendable {
     /// The `typ`, which names the claim set. The endpoint decides which types it takes.
     enum RequestType: String, Sendable {
@@ -18,18 +19,31 @@ struct WalletAttestationRequest: Sendable {
         case variant = "var+jwt"
         /// IT-Wallet 1.0, production client v1.0.0: the challenge in `nonce`, `aud` required.
         case walletProvider = "wp-war+jwt"
+        /// Wallet Instance Attestation Request: 1.3 as io-react-native-wallet "1.3.3" sends it, 1.5 §12.1.4.
+        case walletInstance = "wia-request+jwt"
+        /// Wallet Unit (Key) Attestation Request with `keys_to_attest`: 1.3 as the production client sends it.
+        case walletUnit = "wua-request+jwt"
+        /// Key Attestation Request with `keys_to_attest`: 1.5 §12.1.5.
+        case keyAttestation = "ka-request+jwt"
 
-        var challengeClaim: String { self == .walletProvider ? "nonce" : "challenge" }
+        var challengeClaim: String { self == .war || self == .variant ? "challenge" : "nonce" }
+        /// 1.3+: `platform`, `wallet_solution_id`, `wallet_solution_version`; no audience required.
+        var namesWalletSolution: Bool { self == .walletInstance || attestsKeys }
+        /// `keys_to_attest`, with `cnf` = its first key and `client_data` naming every key.
+        var attestsKeys: Bool { self == .walletUnit || self == .keyAttestation }
     }
 
-    /// How `iss` names the wallet's key (always by the thumbprint of `cnf.jwk`).
+    /// How `iss` names the Wallet Instance.
     enum IssuerForm: String, Sendable {
-        /// The bare thumbprint: the production client (pre-1.0 and v1.0.0).
+        /// The bare thumbprint of `cnf.jwk`: the production client (pre-1.0, v1.0.0), the 1.5 example.
         case thumbprint
-        /// `<provider>/instance/<thumbprint>`: the IT-Wallet 0.7–1.0 examples.
+        /// `<provider>/instance/<thumbprint>`: the IT-Wallet 0.7–1.3 examples.
         case instancePath = "provider_instance_path"
-        /// The provider identifier (with its trailing `/`) concatenated with the thumbprint: the 0.7–1.0 claim tables.
+        /// The provider identifier (with its trailing `/`) concatenated with the thumbprint: the 0.7–1.3 claim tables.
         case concatenated = "provider_concatenated"
+        /// `hardware_key_tag`: the production client from "1.3.3" on (io-wallet checks `iss == hardware_key_tag`);
+        /// 1.5 calls `iss` "the unique identifier of the Wallet Instance". Only 1.3+ request types.
+        case hardwareKeyTag = "hardware_key_tag"
     }
 
     static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
@@ -37,6 +51,9 @@ struct WalletAttestationRequest: Sendable {
     /// single-use (it is consumed atomically and expires on its own).
     static let maxLifetime: TimeInterval = 3600
     static let clockSkew: TimeInterval = 60
+    /// Parser limits: a Key Attestation Request carries up to `KeysToAttest.maxCount` elements of at most
+    /// `KeyAttestationElement.maxLength` each.
+    static let limits = JOSELimits(maxCompactLength: 640 * 1024, json: .default)
 
     let type: RequestType
     let jws: CompactJWS
@@ -47,91 +64,109 @@ struct WalletAttestationRequest: Sendable {
     let sub: String?
     let challenge: String
     let hardwareSignature: String
-    let integrityAssertion: String
+    /// Absent only in a 1.5 Key Attestation Request (its flow forbids a top-level one).
+    let integrityAssertion: String?
     let hardwareKeyTag: String
     let iat: Date
     let exp: Date
+    /// 1.3+ request types.
+    let solution: WalletSolutionClaims?
+    /// Key Attestation request types: the elements, `cnf` being the first one's key.
+    let keysToAttest: KeysToAttest?
 
-    /// The header and the claims' shapes (RFC 6749 §5.2 `invalid_request` when anything is missing or mistyped).
-    init(assertion: String, accepting types: Set<RequestType>) throws(WireError) {
-        let malformed = { (what: String) in WireError(.badRequest, "invalid_request", what) }
-        guard let jws = try? CompactJWS(parsing: assertion) else { throw malformed("assertion is not a compact JWS") }
+    /// The header and the claims' shapes.
+    init(assertion: String, accepting types: Set<RequestType>) throws(AttestationRequestError) {
+        guard let jws = try? CompactJWS(parsing: assertion, limits: Self.limits) else {
+            throw .malformed("assertion is not a compact JWS")
+        }
         guard let type = jws.type.flatMap(RequestType.init(rawValue:)), types.contains(type) else {
+            if jws.type == ITWalletType.combinedAttestationsRequest {
+                throw .unacceptedType(
+                    "attestations-request+jwt (the 1.3.x combined request) is not served; use wia-request+jwt at "
+                        + "\(ITWalletEndpoint.attestation(.v1_3)) and wua-request+jwt at \(ITWalletEndpoint.keyAttestation(.v1_3) ?? "")")
+            }
             let names = types.map(\.rawValue).sorted().joined(separator: ", ")
-            throw malformed("the assertion's typ must be one of \(names) at this endpoint")
+            throw .unacceptedType("the assertion's typ must be one of \(names) at this endpoint")
         }
-        guard jws.algorithm.rawValue == "ES256" else { throw malformed("the assertion must be signed with ES256") }
-        guard let claims = try? jws.payloadJSON() else { throw malformed("the assertion's payload is not a JSON object") }
+        guard jws.algorithm.rawValue == "ES256" else { throw .malformed("the assertion must be signed with ES256") }
+        guard let claims = try? jws.payloadJSON() else { throw .malformed("the assertion's payload is not a JSON object") }
         guard let jwkObject = claims["cnf"]?["jwk"]?.objectValue, let jwk = try? JWK(json: jwkObject), !jwk.isPrivate else {
-            throw malformed("cnf.jwk is missing or not a public JWK")
+            throw .malformed("cnf.jwk is missing or not a public JWK")
         }
-        func string(_ name: String) throws(WireError) -> String {
-            guard let value = claims[name]?.stringValue, !value.isEmpty else { throw malformed("\(name) is missing") }
-            return value
-        }
-        func optional(_ name: String) throws(WireError) -> String? {
-            guard let value = claims[name] else { return nil }
-            guard let text = value.stringValue, !text.isEmpty else { throw malformed("\(name) is not a non-empty string") }
-            return text
-        }
-        func time(_ name: String) throws(WireError) -> Date {
-            guard let value = claims[name]?.int64Value else { throw malformed("\(name) is missing") }
-            return Date(timeIntervalSince1970: TimeInterval(value))
-        }
+        let reader = ClaimReader(claims: claims)
         let thumbprint = jwk.thumbprintBase64URL()
-        guard jws.keyID == thumbprint else { throw malformed("kid must be the thumbprint of cnf.jwk") }
+        guard jws.keyID == thumbprint else { throw .malformed("kid must be the thumbprint of cnf.jwk") }
         // Each version names the challenge one way; the other name is not a synonym within one request.
-        let otherChallengeClaim = type == .walletProvider ? "challenge" : "nonce"
+        let otherChallengeClaim = type.challengeClaim == "nonce" ? "challenge" : "nonce"
         guard claims[otherChallengeClaim] == nil else {
-            throw malformed("\(type.rawValue) carries the challenge in \(type.challengeClaim), not \(otherChallengeClaim)")
+            throw .malformed("\(type.rawValue) carries the challenge in \(type.challengeClaim), not \(otherChallengeClaim)")
         }
         self.type = type
         self.jws = jws
         ephemeralKey = jwk
         self.thumbprint = thumbprint
-        iss = try string("iss")
-        aud = try optional("aud")
-        sub = try optional("sub")
-        challenge = try string(type.challengeClaim)
-        hardwareSignature = try string("hardware_signature")
-        integrityAssertion = try string("integrity_assertion")
-        hardwareKeyTag = try string("hardware_key_tag")
-        iat = try time("iat")
-        exp = try time("exp")
+        iss = try reader.string("iss")
+        aud = try reader.optional("aud")
+        sub = try reader.optional("sub")
+        challenge = try reader.string(type.challengeClaim)
+        hardwareSignature = try reader.string("hardware_signature")
+        integrityAssertion = type == .keyAttestation ? try reader.optional("integrity_assertion") : try reader.string("integrity_assertion")
+        hardwareKeyTag = try reader.string("hardware_key_tag")
+        iat = try reader.time("iat")
+        exp = try reader.time("exp")
+        solution = type.namesWalletSolution ? try WalletSolutionClaims(reader) : nil
+        if type.attestsKeys {
+            let keys = try KeysToAttest(claims["keys_to_attest"])
+            guard keys.elements.first?.thumbprint == thumbprint else {
+                throw .malformed("cnf.jwk must be the first key of keys_to_attest")
+            }
+            keysToAttest = keys
+        } else {
+            guard claims["keys_to_attest"] == nil else { throw .malformed("keys_to_attest belongs to a Key Attestation Request") }
+            keysToAttest = nil
+        }
     }
 
-    /// The signature by `cnf.jwk` (proof of possession of the new key).
-    func verifySignature() throws(WireError) {
+    /// The signature by `cnf.jwk` (proof of possession of the new key), then each element's by its own key.
+    func verifySignature() throws(AttestationRequestError) {
         do {
             try jws.verify(with: JWSVerificationKey(jwk: ephemeralKey))
         } catch {
-            throw WireError(.badRequest, "invalid_grant", "the assertion's signature does not verify with cnf.jwk")
+            throw .signatureInvalid("the assertion's signature does not verify with cnf.jwk")
         }
+        try keysToAttest?.verifySignatures()
     }
 
-    /// The request is current and lives at most an hour.
-    func checkTimes(now: Date) throws(WireError) {
-        guard exp > now, iat <= now.addingTimeInterval(Self.clockSkew), exp.timeIntervalSince(iat) <= Self.maxLifetime else {
-            throw WireError(.badRequest, "invalid_grant", "the assertion is expired, not yet valid or too long-lived")
+    /// The request (and every element) is current and lives at most an hour.
+    func checkTimes(now: Date) throws(AttestationRequestError) {
+        guard Self.isCurrent(iat: iat, exp: exp, now: now) else {
+            throw .notCurrent("the assertion is expired, not yet valid or too long-lived")
         }
+        try keysToAttest?.checkTimes(now: now)
+    }
+
+    static func isCurrent(iat: Date, exp: Date, now: Date) -> Bool {
+        exp > now && iat <= now.addingTimeInterval(clockSkew) && exp.timeIntervalSince(iat) <= maxLifetime
     }
 
     /// The request names this provider: in `aud` (the spec texts; required by `wp-war+jwt`) or, without `aud`, in
-    /// `sub` (the 0.7–0.9 examples and the pre-1.0 production client). Every one present must name it.
-    func checkAudience(provider: String) throws(WireError) {
-        let wrong = WireError(.badRequest, "invalid_grant", "the assertion is not addressed to this Wallet Provider")
+    /// `sub` (the 0.7–0.9 examples and the pre-1.0 production client). From 1.3 on neither is required (the
+    /// production client and the 1.5 text send none). Every one present must name it.
+    func checkAudience(provider: String) throws(AttestationRequestError) {
+        let wrong = AttestationRequestError.audience("the assertion is not addressed to this Wallet Provider")
         if type == .walletProvider, aud == nil { throw wrong }
-        guard aud != nil || sub != nil else { throw wrong }
+        guard type.namesWalletSolution || aud != nil || sub != nil else { throw wrong }
         for value in [aud, sub].compactMap({ $0 }) where !Self.namesProvider(value, provider) { throw wrong }
     }
 
-    /// `iss` names the thumbprint of `cnf.jwk` in one of the forms of `IssuerForm`.
-    func checkIssuer(provider: String) throws(WireError) -> IssuerForm {
+    /// `iss` names the Wallet Instance in one of the forms of `IssuerForm`.
+    func checkIssuer(provider: String) throws(AttestationRequestError) -> IssuerForm {
         let base = Self.withoutTrailingSlash(provider)
         if iss == thumbprint { return .thumbprint }
         if iss == base + "/instance/" + thumbprint { return .instancePath }
         if iss == base + "/" + thumbprint { return .concatenated }
-        throw WireError(.badRequest, "invalid_grant", "iss must name the thumbprint of cnf.jwk")
+        if type.namesWalletSolution, iss == hardwareKeyTag { return .hardwareKeyTag }
+        throw .issuer("iss must name the thumbprint of cnf.jwk\(type.namesWalletSolution ? " or the hardware key tag" : "")")
     }
 
     /// The provider's identifier, with or without the trailing `/` the spec examples write.
@@ -143,8 +178,35 @@ struct WalletAttestationRequest: Sendable {
         value.hasSuffix("/") ? String(value.dropLast()) : value
     }
 
-    /// `client_data` in each spelling a wallet may have signed (`ClientData`).
+    /// `client_data` in each spelling a wallet may have signed (`ClientData`): `jwk_thumbprint` of `cnf.jwk`, or for
+    /// Key Attestations `jwk_thumbprints` of every key to attest, in order.
     var clientDataCandidates: [ClientData] {
-        ClientData.Encoding.allCases.map { ClientData(encoding: $0, nonce: challenge, thumbprint: thumbprint) }
+        ClientData.Encoding.allCases.map { encoding in
+            if let keys = keysToAttest {
+                return ClientData(encoding: encoding, nonce: challenge, thumbprints: keys.elements.map(\.thumbprint))
+            }
+            return ClientData(encoding: encoding, nonce: challenge, thumbprint: thumbprint)
+        }
+    }
+}
+
+/// Typed reads of a claims set; a missing or mistyped claim is `malformed` naming it.
+struct ClaimReader: Sendable {
+    let claims: JSONObject
+
+    func string(_ name: String) throws(AttestationRequestError) -> String {
+        guard let value = claims[name]?.stringValue, !value.isEmpty else { throw .malformed("\(name) is missing") }
+        return value
+    }
+
+    func optional(_ name: String) throws(AttestationRequestError) -> String? {
+        guard let value = claims[name] else { return nil }
+        guard let text = value.stringValue, !text.isEmpty else { throw .malformed("\(name) is not a non-empty string") }
+        return text
+    }
+
+    func time(_ name: String) throws(AttestationRequestError) -> Date {
+        guard let value = claims[name]?.int64Value else { throw .malformed("\(name) is missing") }
+        return Date(timeIntervalSince1970: TimeInterval(value))
     }
 }
