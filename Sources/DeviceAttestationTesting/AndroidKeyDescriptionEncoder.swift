@@ -4,7 +4,7 @@ import Foundation
 import SwiftASN1
 
 /// Writes a KeyDescription (the Android key attestation schema, version 300 / KeyMint 3) in DER, the way a
-/// TEE KeyMint does for a P-256 signing key: every AuthorizationList field `[tag] EXPLICIT`, tags ascending.
+/// TEE (or StrongBox) KeyMint does for a P-256 signing key: every AuthorizationList field `[tag] EXPLICIT`, tags ascending.
 struct AndroidKeyDescriptionEncoder {
     var challenge: Data
     var application: AndroidApplication
@@ -12,6 +12,8 @@ struct AndroidKeyDescriptionEncoder {
     /// RootOfTrust.verifiedBootKey and verifiedBootHash (32 bytes each).
     var verifiedBootKey: Data
     var verifiedBootHash: Data
+    /// Where the key lives (attestationSecurityLevel and keyMintSecurityLevel alike).
+    var securityLevel: AndroidSecurityLevel = .trustedEnvironment
 
     static let attestationVersion = 300
     static let osVersion = 150_000  // Android 15
@@ -21,9 +23,9 @@ struct AndroidKeyDescriptionEncoder {
         var coder = DER.Serializer()
         try coder.appendConstructedNode(identifier: .sequence) { coder in
             try coder.serialize(Self.attestationVersion)
-            try AndroidSecurityLevel.trustedEnvironment.rawValue.serialize(into: &coder, withIdentifier: .enumerated)
+            try securityLevel.rawValue.serialize(into: &coder, withIdentifier: .enumerated)
             try coder.serialize(Self.attestationVersion)  // keyMintVersion
-            try AndroidSecurityLevel.trustedEnvironment.rawValue.serialize(into: &coder, withIdentifier: .enumerated)
+            try securityLevel.rawValue.serialize(into: &coder, withIdentifier: .enumerated)
             try coder.serialize(ASN1OctetString(contentBytes: ArraySlice(challenge)))
             try coder.serialize(ASN1OctetString(contentBytes: []))  // uniqueId
             try coder.appendConstructedNode(identifier: .sequence) { software in

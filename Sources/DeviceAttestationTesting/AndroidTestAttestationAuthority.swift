@@ -66,11 +66,12 @@ public struct AndroidTestAttestationAuthority: Sendable {
     public var rootPublicKeySPKI: Data { rootKey.publicKey.derRepresentation }
 
     /// A chain `[leaf, intermediate, root]` (DER) attesting `publicKey`: its KeyDescription carries `challenge`, the
-    /// app (package name, version 1, signing digests), TrustedEnvironment security levels, a RootOfTrust of a locked
-    /// device with Verified boot, and tags in ascending order, all in DER. The leaf is valid from `instant` (whole
-    /// seconds) to the intermediate's end.
+    /// app (package name, version 1, signing digests), `securityLevel` as both security levels (TrustedEnvironment
+    /// unless asked), a RootOfTrust of a locked device with Verified boot, and tags in ascending order, all in DER.
+    /// The leaf is valid from `instant` (whole seconds) to the intermediate's end.
     public func attest(
-        publicKey: P256.Signing.PublicKey, challenge: Data, application: AndroidApplication, at instant: Date
+        publicKey: P256.Signing.PublicKey, challenge: Data, application: AndroidApplication, at instant: Date,
+        securityLevel: AndroidSecurityLevel = .trustedEnvironment
     ) throws(DeviceAttestationError) -> [Data] {
         guard challenge.count <= Self.maxChallengeBytes else {
             throw .issuanceFailed("the challenge is longer than \(Self.maxChallengeBytes) bytes")
@@ -83,7 +84,7 @@ public struct AndroidTestAttestationAuthority: Sendable {
         let description = AndroidKeyDescriptionEncoder(
             challenge: challenge, application: application, creation: instant,
             verifiedBootKey: Data(SHA256.hash(data: Data("verifiedBootKey".utf8) + rootSPKI)),
-            verifiedBootHash: Data(SHA256.hash(data: Data("verifiedBootHash".utf8) + rootSPKI)))
+            verifiedBootHash: Data(SHA256.hash(data: Data("verifiedBootHash".utf8) + rootSPKI)), securityLevel: securityLevel)
         do {
             let extensions = try Certificate.Extensions {
                 Critical(KeyUsage(digitalSignature: true))
