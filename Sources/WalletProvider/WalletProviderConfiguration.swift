@@ -92,6 +92,8 @@ public struct WalletProviderConfiguration: Sendable {
     public var posture: DevicePosturePolicy
     /// Verifies Android `integrity_assertion`s (Play Integrity in production; `LocalIntegrityTokenVerifier` here).
     public var androidIntegrity: (any AndroidIntegrityVerifier)?
+    /// Who may call the PDND e-service "Notify User Death" (`PATCH /wallet-instances`); nil refuses every call.
+    public var pdndTrust: PDNDTrust?
     /// Wallet Attestation and Wallet Instance Attestation lifetime (IT-Wallet: short-lived, at most 24 hours).
     public var attestationLifetime: TimeInterval
     /// Key Attestation lifetime (IT-Wallet 1.3/1.5: at least one month).
@@ -117,7 +119,7 @@ public struct WalletProviderConfiguration: Sendable {
         apps: Apps,
         appAttest: AppAttestPolicy? = nil, android: AndroidAttestationPolicy? = nil,
         posture: DevicePosturePolicy = DevicePosturePolicy(),
-        androidIntegrity: (any AndroidIntegrityVerifier)? = nil, attestationLifetime: TimeInterval = 3600,
+        androidIntegrity: (any AndroidIntegrityVerifier)? = nil, pdndTrust: PDNDTrust? = nil, attestationLifetime: TimeInterval = 3600,
         keyAttestationLifetime: TimeInterval = 31 * 86_400, statusListCapacity: Int = 10_000,
         statusListTimeToLive: TimeInterval = 300, statusListLifetime: TimeInterval = 86_400,
         nonceLifetime: TimeInterval = 300, entityConfigurationLifetime: TimeInterval = 86_400,
@@ -137,6 +139,7 @@ public struct WalletProviderConfiguration: Sendable {
         self.android = android ?? AndroidAttestationPolicy(applications: apps.android)
         self.posture = posture
         self.androidIntegrity = androidIntegrity
+        self.pdndTrust = pdndTrust
         self.attestationLifetime = min(attestationLifetime, 86_400)
         self.keyAttestationLifetime = keyAttestationLifetime
         self.statusListCapacity = max(8, statusListCapacity)

@@ -58,7 +58,11 @@ struct ProviderFixture {
 
     /// - Parameter peerRoot: another test attestation root to trust for App Attest, Android key attestation and
     ///   integrity tokens (an independent peer's); integrity tokens are then checked under it.
-    init(database: String = "sqlite", trustTestRoot: Bool = true, peerRoot: Certificate? = nil, at start: Date = Date()) async throws {
+    /// - Parameter configure: changes to the provider's configuration before it starts.
+    init(
+        database: String = "sqlite", trustTestRoot: Bool = true, peerRoot: Certificate? = nil, at start: Date = Date(),
+        configure: (inout WalletProviderConfiguration) -> Void = { _ in }
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-provider-\(UUID().uuidString)")
         clock = MovableClock(start)
         authority = try AndroidTestAttestationAuthority.generate(
@@ -89,11 +93,12 @@ struct ProviderFixture {
         }
         let (identity, signingRoot) = try Self.signingIdentity(at: start)
         self.signingRoot = signingRoot
-        let configuration = WalletProviderConfiguration(
+        var configuration = WalletProviderConfiguration(
             database: db, directory: directory, signingIdentity: identity,
             apps: .init(apple: [Self.appleApp], android: [Self.application]),
             appAttest: appAttest, android: policy, androidIntegrity: integrityRoot.map { LocalIntegrityTokenVerifier(root: $0) },
             clock: clock)
+        configure(&configuration)
         // Small Argon2id parameters: the tests exercise the flow, not the cost (debug builds are slow).
         let parameters = Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1)
         server = try await Self.startRetrying(configuration, parameters)

@@ -4,7 +4,8 @@ import TesseraJOSE
 import Vapor
 
 /// The 1.3 and 1.5 attestation endpoints: Wallet Instance Attestation and Key Attestation, each at the path its
-/// version (and the production backend) uses, answering with the member that version names.
+/// version (and the production backend) uses, answering with the member that version names; then the routes that
+/// keep what they issue current (the PID Provider's "Notify User Death").
 struct AttestationRoutes: Sendable {
     let box: ServicesBox
     var provider: ProviderServices { get throws(WireError) { try box.get() } }
@@ -32,6 +33,7 @@ struct AttestationRoutes: Sendable {
                 return JSONBody.response([endpoint.member: .string(jwt)])
             }
         }
+        UserDeathRoutes(box: box).register(on: routes)
     }
 
     /// `"/a/b"` as route components.

@@ -49,6 +49,8 @@ struct ProviderServe: AsyncParsableCommand {
     var signingKey: String?
     @Option(name: .customLong("trust-chain-statement"), help: "A file holding a superior's statement about this provider, or the trust anchor's Entity Configuration, for the attestations' trust_chain header (repeatable, in chain order).")
     var trustChainStatements: [String] = []
+    @Option(name: .customLong("pdnd-trust"), help: "PEM certificates (x5c anchors) or a JWK / JWK Set trusted to sign the PDND voucher and Agid-JWT-Signature of the PID Provider's Notify User Death call (repeatable; none: the call is refused).")
+    var pdndTrust: [String] = []
     @OptionGroup var https: ServeTLSOptions
 
     func run() async throws {
@@ -56,7 +58,8 @@ struct ProviderServe: AsyncParsableCommand {
         let configuration = try ProviderSetup.configuration(
             directory: directory, database: database, baseURL: baseURL, testRoot: testRoot, appleApps: appleApps,
             androidApps: androidApps, authorityHints: authorityHints, allowDevelopment: allowDevelopment,
-            signing: .init(certificate: signingCert, key: signingKey, trustChainStatements: trustChainStatements))
+            signing: .init(certificate: signingCert, key: signingKey, trustChainStatements: trustChainStatements),
+            pdndTrust: pdndTrust)
         let cost = try passwordCost.map(ProviderSetup.parseArgon2Cost) ?? .rfc9106LowMemory
         let server: WalletProviderServer
         do {
@@ -81,7 +84,7 @@ enum ProviderSetup {
 
     static func configuration(
         directory: URL, database: String?, baseURL: String?, testRoot: String?, appleApps: [String], androidApps: [String],
-        authorityHints: [String], allowDevelopment: Bool, signing: Signing = Signing()
+        authorityHints: [String], allowDevelopment: Bool, signing: Signing = Signing(), pdndTrust: [String] = []
     ) throws -> WalletProviderConfiguration {
         let databaseURL = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"]
             ?? directory.appendingPathComponent("provider.sqlite").path
@@ -115,7 +118,7 @@ enum ProviderSetup {
             trustChainStatements: try signing.trustChainStatements.map { try MDocFiles.readText($0).trimmingCharacters(in: .whitespacesAndNewlines) },
             publicBaseURL: baseURL, authorityHints: authorityHints,
             apps: .init(apple: apple, android: android), appAttest: appAttest, android: androidPolicy,
-            androidIntegrity: integrity)
+            androidIntegrity: integrity, pdndTrust: try PDNDTrustFiles.trust(pdndTrust))
     }
 
     /// The configured key and chain, or the test chain kept in the provider directory (created on first use:
