@@ -13,6 +13,7 @@ import X509
 import TesseraHTTP
 import HTTPTransport
 import TesseraTrustTesting
+import TokenStatusList
 
 /// A clock the tests move forward (transaction expiry).
 final class MovableClock: TesseraClock {
@@ -86,8 +87,7 @@ struct ServiceFixture {
         var list = try StatusList(bits: 1, count: 16)
         for index in revoked { try list.setStatus(StatusList.invalid, at: index) }
         let token = try StatusListToken.issue(
-            list, subject: Self.statusURI, issuedAt: Self.start, key: .es256(issuerKey),
-            header: ["x5c": .array(issuerChain.map { .string($0.base64EncodedString()) })])
+            list, subject: Self.statusURI, issuedAt: Self.start, key: .es256(issuerKey), x5c: issuerChain)
         self.database = try TestDatabases.configuration(database)
         configuration = VerifierServiceConfiguration(
             identity: try VerifierIdentity(signingKey: verifierKey, certificateChain: [try verifier.derEncoded()]),

@@ -5,6 +5,7 @@ import TesseraCore
 import TesseraJOSE
 import TesseraTrust
 import TesseraTrustTesting
+import TokenStatusList
 
 /// The SD-JWT VC part of `tessera demo` (and of the demo wallet): a test PID issuer (x5c chain to a test root)
 /// issues a PID-like SD-JWT VC with a Token Status List entry, the holder presents a few claims with a KB-JWT, and
@@ -69,7 +70,7 @@ enum DemoSDJWT {
         try statusList.setStatus(StatusList.invalid, at: 3)
         let statusToken = try StatusListToken.issue(
             statusList, subject: statusURI, issuedAt: now, expiresAt: now.addingTimeInterval(86_400), timeToLive: 3600,
-            key: issuerKey, header: ["x5c": .array([.string(try issuerCertificate.derEncoded().base64EncodedString())])])
+            key: issuerKey, x5c: [try issuerCertificate.derEncoded()])
 
         let issuer = try SDJWTIssuer(signingKey: issuerKey, clock: clock, random: random, decoyDigests: 1...3)
         let credential = try issuer.issueVC(
