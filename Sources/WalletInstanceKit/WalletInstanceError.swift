@@ -17,6 +17,8 @@ public enum WalletInstanceError: Error, Sendable, Equatable, CustomStringConvert
     case integrity(String)
     /// The instance file could not be read or written.
     case storage(String)
+    /// A version choice, an attestation or a status list the wallet refuses (the rule is named in the case).
+    case attestation(AttestationCheckError)
 
     /// A sentence for the user; it carries no secret.
     public var description: String {
@@ -29,6 +31,7 @@ public enum WalletInstanceError: Error, Sendable, Equatable, CustomStringConvert
         case .transport(let why): return "cannot reach the Wallet Provider: \(why)"
         case .integrity(let why): return "device integrity: \(why)"
         case .storage(let why): return "wallet instance storage: \(why)"
+        case .attestation(let why): return "refused: \(why)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ITWalletProtocol
 
 /// What the wallet keeps about its instance, persisted as one JSON file replaced atomically (write the new file,
 /// then rename it over the old one), so a crash leaves either the old or the new state, never a torn one.
@@ -19,6 +20,16 @@ public struct WalletInstanceRecord: Codable, Sendable, Equatable {
     public var attestationExpiresAt: Date?
     /// Every transition applied, oldest first.
     public var history: [Transition]
+    /// The IT-Wallet version the instance speaks with its provider (negotiated or forced at activation).
+    public var specVersion: ITWalletVersion?
+    /// The kept attestation's `iat`: the refresh margin is a share of its life.
+    public var attestationIssuedAt: Date?
+    /// 1.0: every format of the last Wallet Attestation answer (`jwt`, `dc+sd-jwt`, `mso_mdoc`), as received.
+    public var attestationFormats: [String: String]?
+    /// 1.5: the WIA's `client_status` entry, checked at each refresh.
+    public var clientStatus: ClientStatusReference?
+    /// Key Attestations obtained for wallet keys (1.3, 1.5), newest last.
+    public var keyAttestations: [KeptKeyAttestation]?
 
     /// One applied lifecycle event.
     public struct Transition: Codable, Sendable, Equatable {
