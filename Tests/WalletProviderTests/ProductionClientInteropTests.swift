@@ -119,3 +119,91 @@ struct ProductionClientInteropTests {
         return String(decoding: output, as: UTF8.self)
     }
 }
+
+// MARK: 1.3 and 1.5 (the peer's `attestations` command)
+
+extension ProductionClientInteropTests {
+    /// Case name → (status, error). 200 cases must also carry a document verified by the peer (x5c to the signing
+    /// root, jwcrypto) and bound to the requested key(s).
+    static let attestationCases: [String: (Int, String?)] = {
+        var cases: [String: (Int, String?)] = [
+            "ios register": (204, nil), "android register": (204, nil),
+            "1.3 tamper: iss names another instance": (403, "invalid_request"),
+            "1.3 tamper: client_data over another nonce": (403, "invalid_request"),
+            "1.3 tamper: the combined attestations-request+jwt": (400, "invalid_request"),
+            "1.3 tamper: a key signed by another key": (403, "invalid_request"),
+            "1.3 tamper: a key attested for another nonce": (403, "invalid_request"),
+            "1.5 tamper: an Android key without its attestation": (403, "invalid_request"),
+            "1.5 tamper: wua-request+jwt at the 1.5 endpoint": (400, "invalid_request"),
+            "1.5 tamper: unknown hardware_key_tag": (404, "not_found"),
+            "pdnd: notify user death": (207, nil),
+            "pdnd: the same call replayed": (401, "invalid_token"),
+            "1.5 android wia after the user's death": (404, "not_found"),
+        ]
+        for platform in ["ios", "android"] {
+            cases["1.3 \(platform) wia (text/plain, iss = hardware_key_tag)"] = (200, nil)
+            cases["1.3 \(platform) key attestation (/key-attestations)"] = (200, nil)
+            cases["1.3 \(platform) wallet unit attestation (/wallet-unit-attestations)"] = (200, nil)
+            cases["1.5 \(platform) wia (JSON assertion, iss = thumbprint)"] = (200, nil)
+            cases["1.5 \(platform) key attestation"] = (200, nil)
+        }
+        return cases
+    }()
+
+    /// The production client's 1.3 requests and the 1.5 text's, from the independent peer, against the provider
+    /// library and against `tessera provider serve` (which also takes the PID Provider's PDND call, trusting the
+    /// peer's root with `--pdnd-trust`).
+    @Test(arguments: [true, false])
+    func theProductionClients13AndThe15TextsRequestsGetVerifiableAttestations(inProcess: Bool) async throws {
+        let python = try #require(PythonPeer.interpreter, Comment(rawValue: PythonPeer.missingMessage))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("itwallet-peer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rootPath = try await Self.peerAsync(python, ["make-root", "--dir", directory.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let root = try Certificate(pemEncoded: String(contentsOfFile: rootPath, encoding: .utf8))
+        let local = try await ProviderFixture(peerRoot: root)
+        defer { Task { await local.shutdown() } }
+        var process: ServiceProcess?
+        let home = directory.appendingPathComponent("home")
+        var signingRoot = directory.appendingPathComponent("signing-root.pem").path
+        if inProcess {
+            try local.signingRoot.serializeAsPEM().pemString.write(toFile: signingRoot, atomically: true, encoding: .utf8)
+        } else {
+            process = try await ProviderProcess.start([
+                "--trust-test-attestation-root", rootPath, "--pdnd-trust", rootPath, "--apple-app", ProviderFixture.appleApp.rpID,
+                "--android-app", "\(ProviderFixture.application.packageName):\(Self.hex(ProviderFixture.application.signingCertificateDigests.first ?? Data()))",
+                "--password-cost", "m=64,t=1,p=1",
+            ], home: home)
+            signingRoot = home.appendingPathComponent("provider/signing/root.pem").path
+        }
+        defer { process?.stop() }
+        let fixture = process.map { local.at($0.baseURL) } ?? local
+        let account = try await fixture.account()
+        var arguments = [
+            "attestations", "--dir", directory.path, "--provider", fixture.baseURL, "--session=\(account.session)",
+            "--apple-app", ProviderFixture.appleApp.rpID, "--android-package", ProviderFixture.application.packageName,
+            "--android-signer", "test signer", "--signing-root", signingRoot,
+        ]
+        if !inProcess { arguments.append("--pdnd") }
+        let output = try await Self.peerAsync(python, arguments)
+        var seen = Set<String>()
+        for line in output.split(separator: "\n") {
+            let result = try #require(try JSONValue.parse(Data(line.utf8)).objectValue)
+            let name = try #require(result["case"]?.stringValue)
+            seen.insert(name)
+            let expectation = try #require(Self.attestationCases[name], "unexpected case \(name)")
+            #expect(result["status"]?.int64Value.map(Int.init) == expectation.0, "\(name): \(result)")
+            #expect(result["error"]?.stringValue == expectation.1, "\(name): \(result)")
+            guard expectation.0 == 200 else { continue }
+            #expect(result["verified"]?.boolValue == true && result["bound"]?.boolValue == true, "\(name): \(result)")
+            let claims = result["claims"]?.objectValue ?? [:]
+            // 1.3 names the provider in iss; 1.5 has none and points at its status list.
+            #expect((claims["iss"] != nil) == name.hasPrefix("1.3"), "\(name)")
+            if name.hasPrefix("1.5") {
+                #expect(claims["client_status"] != nil || claims["key_storage_status"] != nil, "\(name)")
+            }
+        }
+        var expected = Set(Self.attestationCases.keys)
+        if inProcess { expected.subtract(["pdnd: notify user death", "pdnd: the same call replayed", "1.5 android wia after the user's death"]) }
+        #expect(seen == expected, "cases not run: \(expected.subtracting(seen))")
+    }
+}

@@ -310,10 +310,11 @@ class AndroidDevice:
         self.integrity_key = ec.generate_private_key(ec.SECP256R1())
         self.integrity_cert = authority.issue("Interop Peer Play Integrity", self.integrity_key.public_key())
 
-    def attestation(self, challenge: str, line_length_tamper: bool = False) -> str:
+    def attestation(self, challenge: str, line_length_tamper: bool = False, key=None) -> str:
+        """The Keystore attestation of `key` (the hardware key unless another Keystore key is named)."""
         now = datetime.datetime.now(datetime.timezone.utc)
         description = key_description(challenge.encode(), self.package, self.signer_digest, now)
-        leaf = self.authority.issue("Android Keystore Key", self.key.public_key(),
+        leaf = self.authority.issue("Android Keystore Key", (key or self.key).public_key(),
                                     [("1.3.6.1.4.1.11129.2.1.17", description)])
         chain = [leaf, self.authority.der(self.authority.intermediate), self.authority.der(self.authority.root)]
         joined = ",".join(android_base64_default(der) for der in chain)
@@ -485,6 +486,229 @@ def run(args) -> int:
                     other.hardware_key_tag, other.attestation(challenge), challenge_member="nonce")
     return 0
 
+# ---- IT-Wallet 1.3 (io-react-native-wallet "1.3.3") and 1.5: Wallet Instance and Key Attestations -------------------
+#
+#   itwallet_client.py attestations --dir DIR --provider URL --session TOKEN --apple-app TEAM.BUNDLE \
+#           --android-package PKG --android-signer TEXT --signing-root PEM [--wallet-solution-id ID] [--pdnd]
+#
+# 1.3 as the production client builds it (src/wallet-instance-attestation/v1.3.3, src/wallet-unit-attestation/v1.3.3):
+# wia-request+jwt / wua-request+jwt with iss = hardware_key_tag, no aud, nonce, platform, wallet_solution_id/version,
+# cnf.jwk with kid = its thumbprint, client_data = {"challenge", "jwk_thumbprint(s)"}, each key to attest a
+# key-attestation-request+jwt signed by it (Android: its Keystore attestation with the nonce as challenge), the JWT
+# posted as text/plain. 1.5 as the text says (§12.1.4, §12.1.5): iss = the thumbprint, client_data with "nonce",
+# JSON {"assertion"}; a ka-request+jwt has no top-level integrity_assertion, an iOS key carries its own App Attest
+# assertion. Every attestation is verified here: its x5c chains to --signing-root and its signature verifies
+# (jwcrypto). With --pdnd the PID Provider's "Notify User Death" call is made too (PDND voucher and
+# Agid-JWT-Signature under the peer's root; the provider runs with --pdnd-trust DIR/root.pem).
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def verified_document(token: str, root: x509.Certificate) -> dict | None:
+    """The payload of `token` when its x5c (leaf first) chains to `root` now and the leaf's key signed it."""
+    from jwcrypto import jwk as jwcrypto_jwk, jws as jwcrypto_jws
+    try:
+        header = json.loads(b64url_decode(token.split(".")[0]))
+        chain = [x509.load_der_x509_certificate(base64.b64decode(entry)) for entry in header.get("x5c", [])]
+        if not chain:
+            return None
+        now = datetime.datetime.now(datetime.timezone.utc)
+        for certificate, issuer in zip(chain, chain[1:] + [root]):
+            certificate.verify_directly_issued_by(issuer)
+            if not certificate.not_valid_before_utc <= now <= certificate.not_valid_after_utc:
+                return None
+        verifier = jwcrypto_jws.JWS()
+        verifier.deserialize(token)
+        verifier.verify(jwcrypto_jwk.JWK.from_pyca(chain[0].public_key()), alg="ES256")
+        return {"header": header, "claims": json.loads(verifier.payload)}
+    except Exception:  # any failure is "not verified"; the test reads the flag
+        return None
+
+
+class AttestationClient:
+    """1.3 and 1.5 requests for one provider; one JSON line per case."""
+
+    def __init__(self, provider: Provider, root: x509.Certificate, solution_id: str):
+        self.provider = provider
+        self.root = root
+        self.solution_id = solution_id
+
+    def report(self, case: str, status: int, content_type: str, body: bytes, member: str | None = None,
+               thumbprints: list[str] | None = None):
+        line = {"case": case, "status": status, "error": None, "content_type": content_type.split(";")[0]}
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict):
+            line["error"] = parsed.get("error")
+            token = parsed.get(member) if member else None
+            if status == 200 and isinstance(token, str):
+                document = verified_document(token, self.root)
+                line["verified"] = document is not None
+                if document:
+                    line["typ"] = document["header"].get("typ")
+                    line["claims"] = document["claims"]
+                    claims = document["claims"]
+                    bound = [thumbprint(claims.get("cnf", {}).get("jwk", {}))] if "cnf" in claims else \
+                        [thumbprint(k) for k in claims.get("attested_keys", [])]
+                    line["bound"] = bound == thumbprints
+            if isinstance(parsed.get("result"), dict):
+                line["result"] = parsed["result"]
+        print(compact(line), flush=True)
+        return line
+
+    @staticmethod
+    def client_data(version: str, nonce: str, thumbprints: list[str], many: bool) -> bytes:
+        member = "challenge" if version == "1.3" else "nonce"
+        return compact({member: nonce, "jwk_thumbprints": thumbprints} if many
+                       else {member: nonce, "jwk_thumbprint": thumbprints[0]}).encode()
+
+    def claims(self, version: str, device, nonce: str, jwk: dict) -> dict:
+        tp = thumbprint(jwk)
+        platform = "ios" if isinstance(device, IOSDevice) else "android"
+        if version == "1.5" and platform == "ios":
+            platform = "iOS"  # the 1.5 example's spelling
+        now = int(time.time())
+        return {"cnf": {"jwk": {**jwk, "kid": tp}}, "hardware_key_tag": device.hardware_key_tag,
+                "iss": device.hardware_key_tag if version == "1.3" else tp, "nonce": nonce, "platform": platform,
+                "wallet_solution_id": self.solution_id, "wallet_solution_version": "3.25.1.0", "iat": now, "exp": now + 3600}
+
+    def post(self, version: str, path: str, assertion: str) -> tuple[int, str, bytes]:
+        if version == "1.3":
+            return self.provider.call("POST", path, assertion.encode(), "text/plain")
+        return self.provider.call("POST", path, compact({"assertion": assertion}).encode(), "application/json")
+
+    def wia(self, case: str, version: str, device, *, typ: str = "wia-request+jwt", iss: str | None = None,
+            nonce_tamper: bool = False, tag: str | None = None):
+        nonce = self.provider.nonce()
+        key = ec.generate_private_key(ec.SECP256R1())
+        jwk = public_jwk(key)
+        tp = thumbprint(jwk)
+        data = self.client_data(version, nonce if not nonce_tamper else nonce + "x", [tp], many=False)
+        signature, integrity = device.proofs(data)
+        payload = self.claims(version, device, nonce, jwk)
+        payload.update({"hardware_signature": signature, "integrity_assertion": integrity})
+        if iss:
+            payload["iss"] = iss
+        if tag:
+            payload["hardware_key_tag"] = tag
+        assertion = sign_jws({"alg": "ES256", "kid": tp, "typ": typ}, payload, key)
+        path = "/wallet-instance-attestations" if version == "1.3" else "/wallet-instance-attestation"
+        return self.report(case, *self.post(version, path, assertion), member="wallet_instance_attestation",
+                           thumbprints=[tp])
+
+    def element(self, key, nonce: str, device, *, assertion: str | None = None, signer=None,
+                challenge: str | None = None, attest: bool = True) -> str:
+        jwk = public_jwk(key)
+        tp = thumbprint(jwk)
+        wscd = {"storage_type": "LOCAL_NATIVE"}
+        if isinstance(device, AndroidDevice) and attest:
+            wscd["attestation"] = device.attestation(challenge or nonce, key=key)
+        if assertion:
+            wscd["integrity_assertion"] = assertion
+        now = int(time.time())
+        payload = {"wscd_key_attestation": wscd, "cnf": {"jwk": {**jwk, "kid": tp}}, "iat": now, "exp": now + 3600}
+        return sign_jws({"alg": "ES256", "kid": tp, "typ": "key-attestation-request+jwt"}, payload, signer or key)
+
+    def key_attestation(self, case: str, version: str, device, *, count: int = 2, path: str | None = None,
+                        member: str = "key_attestation", typ: str | None = None, element_tamper: str | None = None):
+        nonce = self.provider.nonce()
+        keys = [ec.generate_private_key(ec.SECP256R1()) for _ in range(count)]
+        thumbprints = [thumbprint(public_jwk(k)) for k in keys]
+        data = self.client_data(version, nonce, thumbprints, many=True)
+        payload = self.claims(version, device, nonce, public_jwk(keys[0]))
+        assertions: list[str | None] = [None] * count
+        if version == "1.5" and isinstance(device, IOSDevice):
+            # One App Attest assertion per key over client_data; hardware_signature is the first one's signature.
+            parts = [device.proofs(data) for _ in keys]
+            assertions = [b64(cbor2.dumps({"signature": base64.b64decode(sig), "authenticatorData": base64.b64decode(auth)}))
+                          for sig, auth in parts]
+            payload["hardware_signature"] = parts[0][0]
+        else:
+            signature, integrity = device.proofs(data)
+            payload["hardware_signature"] = signature
+            if version == "1.3" or isinstance(device, IOSDevice):
+                payload["integrity_assertion"] = integrity
+        elements = []
+        for index, key in enumerate(keys):
+            tampered = element_tamper if index == count - 1 else None
+            elements.append(self.element(
+                key, nonce, device, assertion=assertions[index],
+                signer=ec.generate_private_key(ec.SECP256R1()) if tampered == "signer" else None,
+                challenge="another nonce" if tampered == "challenge" else None, attest=tampered != "no-attestation"))
+        payload["keys_to_attest"] = elements
+        default_typ = "wua-request+jwt" if version == "1.3" else "ka-request+jwt"
+        assertion = sign_jws({"alg": "ES256", "kid": thumbprints[0], "typ": typ or default_typ}, payload, keys[0])
+        path = path or ("/key-attestations" if version == "1.3" else "/key-attestation")
+        return self.report(case, *self.post(version, path, assertion), member=member, thumbprints=thumbprints)
+
+    def notify_user_death(self, case: str, authority: Authority, instance_ids: list[str], jti: str | None = None):
+        """The PID Provider's call through PDND: voucher and Agid-JWT-Signature (x5c under the peer's root)."""
+        signer = ec.generate_private_key(ec.SECP256R1())
+        x5c = [b64(authority.issue("Interop Peer PDND Client", signer.public_key())), b64(authority.der(authority.intermediate))]
+        body = compact({"wallet_instance_ids": instance_ids}).encode()
+        digest = "SHA-256=" + b64(sha256(body))
+        now = int(time.time())
+        client = "interop-pid-provider"
+        voucher = sign_jws({"alg": "ES256", "typ": "at+jwt", "x5c": x5c},
+                           {"iss": "interop.pagopa.it", "aud": self.provider.base, "sub": client, "client_id": client,
+                            "purposeId": "interop-purpose", "jti": str(uuid.uuid4()), "iat": now, "exp": now + 600}, signer)
+        signature = sign_jws({"alg": "ES256", "typ": "JWT", "x5c": x5c},
+                             {"iss": client, "sub": client, "aud": self.provider.base, "iat": now, "exp": now + 300,
+                              "jti": jti or str(uuid.uuid4()),
+                              "signed_headers": [{"digest": digest}, {"content-type": "application/merge-patch+json"}]},
+                             signer)
+        request = urllib.request.Request(self.provider.base + "/wallet-instances", data=body, method="PATCH")
+        for name, value in (("Content-Type", "application/merge-patch+json"), ("Authorization", f"Bearer {voucher}"),
+                            ("Agid-JWT-Signature", signature), ("Digest", digest)):
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                answer = (response.status, response.headers.get("Content-Type", ""), response.read())
+        except urllib.error.HTTPError as error:
+            answer = (error.code, error.headers.get("Content-Type", ""), error.read())
+        return self.report(case, *answer)
+
+
+def run_attestations(args) -> int:
+    authority = Authority(args.dir)
+    provider = Provider(args.provider, args.session)
+    with open(args.signing_root, "rb") as f:
+        root = x509.load_pem_x509_certificate(f.read())
+    client = AttestationClient(provider, root, args.wallet_solution_id)
+    registrar = Client(provider)
+    signer_digest = sha256(args.android_signer.encode())
+    ios = IOSDevice(authority, args.apple_app)
+    registrar.register("ios register", challenge := provider.nonce(), ios.hardware_key_tag, ios.attestation(challenge))
+    android = AndroidDevice(authority, args.android_package, signer_digest)
+    registrar.register("android register", challenge := provider.nonce(), android.hardware_key_tag,
+                       android.attestation(challenge))
+    for name, device in (("ios", ios), ("android", android)):
+        client.wia(f"1.3 {name} wia (text/plain, iss = hardware_key_tag)", "1.3", device)
+        client.key_attestation(f"1.3 {name} key attestation (/key-attestations)", "1.3", device)
+        client.key_attestation(f"1.3 {name} wallet unit attestation (/wallet-unit-attestations)", "1.3", device,
+                               path="/wallet-unit-attestations", member="wallet_unit_attestation", count=1)
+        client.wia(f"1.5 {name} wia (JSON assertion, iss = thumbprint)", "1.5", device)
+        client.key_attestation(f"1.5 {name} key attestation", "1.5", device, count=3)
+    client.wia("1.3 tamper: iss names another instance", "1.3", ios, iss="another-hardware-key-tag")
+    client.wia("1.3 tamper: client_data over another nonce", "1.3", android, nonce_tamper=True)
+    client.wia("1.3 tamper: the combined attestations-request+jwt", "1.3", ios, typ="attestations-request+jwt")
+    client.key_attestation("1.3 tamper: a key signed by another key", "1.3", ios, element_tamper="signer")
+    client.key_attestation("1.3 tamper: a key attested for another nonce", "1.3", android, element_tamper="challenge")
+    client.key_attestation("1.5 tamper: an Android key without its attestation", "1.5", android,
+                           element_tamper="no-attestation")
+    client.key_attestation("1.5 tamper: wua-request+jwt at the 1.5 endpoint", "1.5", android, typ="wua-request+jwt")
+    client.wia("1.5 tamper: unknown hardware_key_tag", "1.5", ios, tag=b64url(os.urandom(32)))
+    if args.pdnd:
+        instance = b64url(sha256(android.hardware_key_tag.encode()))
+        jti = str(uuid.uuid4())
+        client.notify_user_death("pdnd: notify user death", authority, [instance, "unknown-instance"], jti=jti)
+        client.notify_user_death("pdnd: the same call replayed", authority, [instance], jti=jti)
+        client.wia("1.5 android wia after the user's death", "1.5", android)
+    return 0
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -498,7 +722,15 @@ def main() -> int:
     runner.add_argument("--apple-app", required=True, help="TEAMID.BUNDLEID")
     runner.add_argument("--android-package", required=True)
     runner.add_argument("--android-signer", required=True, help="the text whose SHA-256 is the signing digest")
+    attestations = commands.add_parser("attestations")
+    for option in ("--dir", "--provider", "--session", "--apple-app", "--android-package", "--android-signer",
+                   "--signing-root"):
+        attestations.add_argument(option, required=True)
+    attestations.add_argument("--wallet-solution-id", default="tessera")
+    attestations.add_argument("--pdnd", action="store_true", help="also call Notify User Death")
     args = parser.parse_args()
+    if args.command == "attestations":
+        return run_attestations(args)
     if args.command == "make-root":
         Authority.create(args.dir)
         print(os.path.join(args.dir, "root.pem"))
