@@ -40,7 +40,7 @@ struct ProviderServices: Sendable {
         registration = RegistrationService(
             configuration: configuration, nonces: nonceStore, instances: instances, appAttestVerifier: appAttestVerifier)
         token = TokenService(
-            configuration: configuration, baseURL: baseURL, key: key, nonces: nonceStore, instances: instances,
+            configuration: configuration, baseURL: baseURL, signer: signer, nonces: nonceStore, instances: instances,
             appAttestVerifier: appAttestVerifier)
         portalKey = PortalKey(providerKey: key)
     }

@@ -31,7 +31,7 @@ struct ProductionClientInteropTests {
         "tamper: sub names another provider": (400, "invalid_grant"),
         "tamper: lifetime two hours": (400, "invalid_grant"),
         "tamper: war+jwt with nonce": (400, "invalid_request"),
-        "tamper: wp-war+jwt with challenge": (400, "invalid_request"),
+        "tamper: wp-war+jwt with challenge": (400, "bad_request"),
         "ios token before a replay of its challenge": (200, nil),
         "tamper: challenge used twice": (400, "invalid_grant"),
         "tamper: unknown hardware_key_tag": (403, "invalid_grant"),

@@ -42,16 +42,25 @@ struct Routes: Sendable {
             }
             return JSONBody.response(["wallet_attestation": .string(jwt)])
         }
-        // IT-Wallet 1.0: `{"assertion": wp-war+jwt}` → `{"wallet_attestations": [{format, wallet_attestation}]}`.
-        routes.on(.POST, "wallet-attestations", body: .collect(maxSize: "256kb")) { request async throws -> Response in
-            guard let json = JSONBody.object(of: request), json.count == 1, let assertion = json["assertion"]?.stringValue else {
-                throw WireError(.badRequest, "invalid_request", "the body must be the JSON object {\"assertion\": …}")
+        // IT-Wallet 0.9.3: `{"assertion": war+jwt}` → the `wallet-attestation+jwt` itself (`application/jwt`).
+        routes.on(.POST, "wallet-attestation", body: .collect(maxSize: "256kb")) { request async throws -> Response in
+            let provider = try provider
+            let jwt = try await AttestationRequestFailure.answeredByTheITWalletTable {
+                () async throws(AttestationRequestFailure) in
+                try await provider.token.walletAttestation(assertion: try AssertionBody.assertion(of: request))
             }
-            let jwt = try await provider.token.issue(
-                assertion: assertion, accepting: [.walletProvider], attestationType: WalletAttestation.clientAttestationType)
-            return JSONBody.response([
-                "wallet_attestations": [["format": "jwt", "wallet_attestation": .string(jwt)]],
-            ])
+            var headers = HTTPHeaders()
+            headers.replaceOrAdd(name: .contentType, value: WalletAttestation.mediaType)
+            headers.add(name: .cacheControl, value: "no-store")
+            return Response(status: .ok, headers: headers, body: .init(string: jwt))
+        }
+        // IT-Wallet 1.0: `{"assertion": wp-war+jwt}` → `{"wallet_attestations": [{format, wallet_attestation}, …]}`.
+        routes.on(.POST, "wallet-attestations", body: .collect(maxSize: "256kb")) { request async throws -> Response in
+            let provider = try provider
+            return JSONBody.response(try await AttestationRequestFailure.answeredByTheITWalletTable {
+                () async throws(AttestationRequestFailure) in
+                try await provider.token.walletAttestations(assertion: try AssertionBody.assertion(of: request))
+            })
         }
         routes.get("openapi.json") { _ -> Response in
             var headers = HTTPHeaders()

@@ -15,7 +15,14 @@ public protocol AndroidIntegrityVerifier: Sendable {
 
 public struct IntegrityVerdictError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The token is genuine and for this request, but the device's verdicts fall below what the provider requires
+    /// (IT-Wallet `integrity_check_error`); false when the token itself is refused (`invalid_request`).
+    public let isDeviceVerdict: Bool
+
+    public init(_ description: String, deviceVerdict: Bool = false) {
+        self.description = description
+        isDeviceVerdict = deviceVerdict
+    }
 }
 
 /// Verifies integrity tokens shaped like Play Integrity's decoded payload (`requestDetails`, `appIntegrity`,
@@ -47,7 +54,9 @@ public struct LocalIntegrityTokenVerifier: AndroidIntegrityVerifier {
             payload["appIntegrity"]?["packageName"]?.stringValue == package
         else { throw IntegrityVerdictError("the app is not recognized") }
         let verdicts = payload["deviceIntegrity"]?["deviceRecognitionVerdict"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        guard verdicts.contains("MEETS_DEVICE_INTEGRITY") else { throw IntegrityVerdictError("the device does not meet device integrity") }
+        guard verdicts.contains("MEETS_DEVICE_INTEGRITY") else {
+            throw IntegrityVerdictError("the device does not meet device integrity", deviceVerdict: true)
+        }
     }
 
     /// `x5c` (leaf first) chains by signature and name to `root`, every certificate valid at `instant`, and the

@@ -2,7 +2,6 @@ import Crypto
 import DeviceAttestation
 import Foundation
 import ITWalletProtocol
-import ServiceSupport
 import TesseraCore
 
 /// The hardware proofs of a Wallet Attestation Request (`hardware_signature`, `integrity_assertion`), checked
@@ -24,42 +23,42 @@ enum HardwareProofs {
     /// its `authenticatorData`, each base64. Returns the spelling it was made over and the assertion's facts.
     static func appAttest(
         _ request: WalletAttestationRequest, key: P256.Signing.PublicKey, previousCounter: UInt32, verifier: AppAttestVerifier
-    ) throws(WireError) -> (clientData: ClientData, assertion: AppAttestAssertion) {
+    ) throws(AttestationRequestFailure) -> (clientData: ClientData, assertion: AppAttestAssertion) {
         guard let signature = Base64Any.decode(request.hardwareSignature),
             let authenticatorData = Base64Any.decode(request.integrityAssertion)
-        else { throw WireError(.badRequest, "invalid_request", "hardware_signature and integrity_assertion must be base64") }
+        else { throw .malformed("hardware_signature and integrity_assertion must be base64") }
         for clientData in request.clientDataCandidates {
             let outcome = verifier.verifyAssertion(
                 signature: signature, authenticatorData: authenticatorData, clientData: clientData.bytes, publicKey: key,
                 previousCounter: previousCounter)
             if outcome.failures.contains(.malformed) {
-                throw WireError(.badRequest, "invalid_request", "integrity_assertion is not App Attest authenticator data")
+                throw .malformed("integrity_assertion is not App Attest authenticator data")
             }
             // The signature verifies for one spelling of client_data at most; the other rules are then that one's.
             if outcome.failures.contains(.assertionSignatureInvalid) { continue }
             guard let facts = outcome.facts, outcome.failures.isEmpty else {
                 let names = outcome.failures.map(\.rawValue).joined(separator: ", ")
-                throw WireError(.badRequest, "invalid_grant", "the App Attest assertion failed: \(names)")
+                throw .proofInvalid("the App Attest assertion failed: \(names)")
             }
             return (clientData, facts)
         }
-        throw WireError(.badRequest, "invalid_grant", "the App Attest assertion failed: \(AttestationFailure.assertionSignatureInvalid.rawValue)")
+        throw .proofInvalid("the App Attest assertion failed: \(AttestationFailure.assertionSignatureInvalid.rawValue)")
     }
 
     /// Android: `hardware_signature` by the registered key over one `client_data` spelling, in one of the
     /// `AndroidSignature` forms.
     static func androidSignature(
         _ request: WalletAttestationRequest, key: P256.Signing.PublicKey
-    ) throws(WireError) -> (clientData: ClientData, form: AndroidSignature) {
+    ) throws(AttestationRequestFailure) -> (clientData: ClientData, form: AndroidSignature) {
         guard let der = Base64Any.decode(request.hardwareSignature),
             let signature = try? P256.Signing.ECDSASignature(derRepresentation: der)
-        else { throw WireError(.badRequest, "invalid_request", "hardware_signature is not a base64 DER ECDSA signature") }
+        else { throw .malformed("hardware_signature is not a base64 DER ECDSA signature") }
         for clientData in request.clientDataCandidates {
             for form in AndroidSignature.allCases {
                 let message = form == .overClientData ? clientData.bytes : clientData.hash
                 if key.isValidSignature(signature, for: message) { return (clientData, form) }
             }
         }
-        throw WireError(.badRequest, "invalid_grant", "hardware_signature does not verify with the registered key")
+        throw .proofInvalid("hardware_signature does not verify with the registered key")
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import ITWalletProtocol
-import ServiceSupport
 import TesseraJOSE
 
 /// The Wallet Attestation Request: a JWT signed with the wallet's new key (`cnf.jwk`), carrying the single-use
@@ -52,38 +51,40 @@ struct WalletAttestationRequest: Sendable {
     let iat: Date
     let exp: Date
 
-    /// The header and the claims' shapes (RFC 6749 §5.2 `invalid_request` when anything is missing or mistyped).
-    init(assertion: String, accepting types: Set<RequestType>) throws(WireError) {
-        let malformed = { (what: String) in WireError(.badRequest, "invalid_request", what) }
-        guard let jws = try? CompactJWS(parsing: assertion) else { throw malformed("assertion is not a compact JWS") }
+    /// The header and the claims' shapes. A claim that is absent is `missing`, one of the wrong type or form
+    /// `malformed`, the other version's challenge claim `unexpected`.
+    init(assertion: String, accepting types: Set<RequestType>) throws(AttestationRequestFailure) {
+        guard let jws = try? CompactJWS(parsing: assertion) else { throw .malformed("assertion is not a compact JWS") }
         guard let type = jws.type.flatMap(RequestType.init(rawValue:)), types.contains(type) else {
-            let names = types.map(\.rawValue).sorted().joined(separator: ", ")
-            throw malformed("the assertion's typ must be one of \(names) at this endpoint")
+            throw .wrongType(Self.refusal(of: jws.type, accepting: types))
         }
-        guard jws.algorithm.rawValue == "ES256" else { throw malformed("the assertion must be signed with ES256") }
-        guard let claims = try? jws.payloadJSON() else { throw malformed("the assertion's payload is not a JSON object") }
-        guard let jwkObject = claims["cnf"]?["jwk"]?.objectValue, let jwk = try? JWK(json: jwkObject), !jwk.isPrivate else {
-            throw malformed("cnf.jwk is missing or not a public JWK")
+        guard jws.algorithm.rawValue == "ES256" else { throw .malformed("the assertion must be signed with ES256") }
+        guard let claims = try? jws.payloadJSON() else { throw .malformed("the assertion's payload is not a JSON object") }
+        guard let cnf = claims["cnf"] else { throw .missing("cnf") }
+        guard let jwkObject = cnf["jwk"]?.objectValue, let jwk = try? JWK(json: jwkObject), !jwk.isPrivate else {
+            throw .malformed("cnf.jwk is not a public JWK")
         }
-        func string(_ name: String) throws(WireError) -> String {
-            guard let value = claims[name]?.stringValue, !value.isEmpty else { throw malformed("\(name) is missing") }
-            return value
-        }
-        func optional(_ name: String) throws(WireError) -> String? {
-            guard let value = claims[name] else { return nil }
-            guard let text = value.stringValue, !text.isEmpty else { throw malformed("\(name) is not a non-empty string") }
+        func string(_ name: String) throws(AttestationRequestFailure) -> String {
+            guard let value = claims[name] else { throw .missing(name) }
+            guard let text = value.stringValue, !text.isEmpty else { throw .malformed("\(name) is not a non-empty string") }
             return text
         }
-        func time(_ name: String) throws(WireError) -> Date {
-            guard let value = claims[name]?.int64Value else { throw malformed("\(name) is missing") }
-            return Date(timeIntervalSince1970: TimeInterval(value))
+        func optional(_ name: String) throws(AttestationRequestFailure) -> String? {
+            guard let value = claims[name] else { return nil }
+            guard let text = value.stringValue, !text.isEmpty else { throw .malformed("\(name) is not a non-empty string") }
+            return text
+        }
+        func time(_ name: String) throws(AttestationRequestFailure) -> Date {
+            guard let value = claims[name] else { throw .missing(name) }
+            guard let seconds = value.int64Value else { throw .malformed("\(name) is not a NumericDate") }
+            return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         let thumbprint = jwk.thumbprintBase64URL()
-        guard jws.keyID == thumbprint else { throw malformed("kid must be the thumbprint of cnf.jwk") }
+        guard jws.keyID == thumbprint else { throw .malformed("kid must be the thumbprint of cnf.jwk") }
         // Each version names the challenge one way; the other name is not a synonym within one request.
         let otherChallengeClaim = type == .walletProvider ? "challenge" : "nonce"
         guard claims[otherChallengeClaim] == nil else {
-            throw malformed("\(type.rawValue) carries the challenge in \(type.challengeClaim), not \(otherChallengeClaim)")
+            throw .unexpected("\(type.rawValue) carries the challenge in \(type.challengeClaim), not \(otherChallengeClaim)")
         }
         self.type = type
         self.jws = jws
@@ -100,38 +101,50 @@ struct WalletAttestationRequest: Sendable {
         exp = try time("exp")
     }
 
+    /// Why `typ` is refused here: the IT-Wallet 1.3.x combined request by name (no client sends it, and its
+    /// example is not valid JSON), any other type by naming what this endpoint takes.
+    static func refusal(of typ: String?, accepting types: Set<RequestType>) -> String {
+        let names = types.map(\.rawValue).sorted().joined(separator: ", ")
+        if typ == ITWalletType.combinedAttestationsRequest {
+            return "\(ITWalletType.combinedAttestationsRequest) (the IT-Wallet 1.3.x combined request) is not served; "
+                + "ask for a Wallet Instance Attestation (\(ITWalletType.walletInstanceAttestationRequest)) and a Key "
+                + "Attestation (\(ITWalletType.keyAttestationRequest), \(ITWalletType.walletUnitAttestationRequest)) at "
+                + "their own endpoints; this endpoint takes \(names)"
+        }
+        return "the assertion's typ must be one of \(names) at this endpoint"
+    }
+
     /// The signature by `cnf.jwk` (proof of possession of the new key).
-    func verifySignature() throws(WireError) {
+    func verifySignature() throws(AttestationRequestFailure) {
         do {
             try jws.verify(with: JWSVerificationKey(jwk: ephemeralKey))
         } catch {
-            throw WireError(.badRequest, "invalid_grant", "the assertion's signature does not verify with cnf.jwk")
+            throw .signatureInvalid
         }
     }
 
     /// The request is current and lives at most an hour.
-    func checkTimes(now: Date) throws(WireError) {
+    func checkTimes(now: Date) throws(AttestationRequestFailure) {
         guard exp > now, iat <= now.addingTimeInterval(Self.clockSkew), exp.timeIntervalSince(iat) <= Self.maxLifetime else {
-            throw WireError(.badRequest, "invalid_grant", "the assertion is expired, not yet valid or too long-lived")
+            throw .notCurrent
         }
     }
 
     /// The request names this provider: in `aud` (the spec texts; required by `wp-war+jwt`) or, without `aud`, in
     /// `sub` (the 0.7–0.9 examples and the pre-1.0 production client). Every one present must name it.
-    func checkAudience(provider: String) throws(WireError) {
-        let wrong = WireError(.badRequest, "invalid_grant", "the assertion is not addressed to this Wallet Provider")
-        if type == .walletProvider, aud == nil { throw wrong }
-        guard aud != nil || sub != nil else { throw wrong }
-        for value in [aud, sub].compactMap({ $0 }) where !Self.namesProvider(value, provider) { throw wrong }
+    func checkAudience(provider: String) throws(AttestationRequestFailure) {
+        if type == .walletProvider, aud == nil { throw .missing("aud") }
+        guard aud != nil || sub != nil else { throw .wrongAudience }
+        for value in [aud, sub].compactMap({ $0 }) where !Self.namesProvider(value, provider) { throw .wrongAudience }
     }
 
     /// `iss` names the thumbprint of `cnf.jwk` in one of the forms of `IssuerForm`.
-    func checkIssuer(provider: String) throws(WireError) -> IssuerForm {
+    func checkIssuer(provider: String) throws(AttestationRequestFailure) -> IssuerForm {
         let base = Self.withoutTrailingSlash(provider)
         if iss == thumbprint { return .thumbprint }
         if iss == base + "/instance/" + thumbprint { return .instancePath }
         if iss == base + "/" + thumbprint { return .concatenated }
-        throw WireError(.badRequest, "invalid_grant", "iss must name the thumbprint of cnf.jwk")
+        throw .wrongIssuer
     }
 
     /// The provider's identifier, with or without the trailing `/` the spec examples write.
