@@ -67,6 +67,7 @@ struct Routes: Sendable {
             headers.contentType = .json
             return Response(status: .ok, headers: headers, body: .init(string: OpenAPIDocument.json))
         }
+        InstanceManagementRoutes(box: box).register(on: routes)
         AccountRoutes(box: box).register(on: routes.grouped("api"))
         PortalRoutes(box: box).register(on: routes.grouped("portal"))
     }

@@ -19,9 +19,16 @@ struct WalletInstanceRow: Codable, Sendable {
     let pid_status: String
     let created_at: Double
     let revoked_at: Double?
+    let revocation_reason: String?
 }
 
 enum InstanceStatus: String, Sendable { case valid, revoked }
+/// Why an instance was revoked, in the production backend's vocabulary (io-wallet `revocation_reason`:
+/// `CERTIFICATE_REVOKED_BY_ISSUER`, `NEW_WALLET_INSTANCE_CREATED`, `WALLET_INSTANCE_RENEWAL`, `REVOKED_BY_USER`).
+enum RevocationReason: String, Sendable {
+    /// The user revoked it: web portal, account API, or the 1.0 management API with their session.
+    case revokedByUser = "REVOKED_BY_USER"
+}
 /// What the provider knows of the instance's PID: none yet, active, or revoked because a newer instance of the
 /// same user obtained one (only one Valid instance per user).
 enum PIDStatus: String, Sendable { case none, active, revoked }
@@ -81,13 +88,17 @@ struct InstanceStore: Sendable {
 
     /// Revokes an instance of the account: its hardware key tag and public key leave the account (kept only as
     /// `revoked_key_tag`, so the instance can be told it was revoked). False when there is no such valid instance.
-    func revoke(id: String, accountID: String, now: Date) async throws(WireError) -> Bool {
+    /// The provider's one revocation: the portal, the account API and the management API all come here.
+    func revoke(
+        id: String, accountID: String, reason: RevocationReason = .revokedByUser, now: Date
+    ) async throws(WireError) -> Bool {
         try await db.run { sql in
             try await sql.update("wp_wallet_instances")
                 .set("revoked_key_tag", to: SQLColumn("hardware_key_tag"))
                 .set("hardware_key_tag", to: SQLLiteral.null).set("public_key", to: SQLLiteral.null)
                 .set("status", to: SQLBind(InstanceStatus.revoked.rawValue))
                 .set("revoked_at", to: SQLBind(now.timeIntervalSince1970))
+                .set("revocation_reason", to: SQLBind(reason.rawValue))
                 .where("id", .equal, id).where("account_id", .equal, accountID)
                 .where("status", .equal, InstanceStatus.valid.rawValue)
                 .returning("id").first() != nil
