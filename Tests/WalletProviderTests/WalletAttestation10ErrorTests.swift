@@ -154,6 +154,12 @@ struct WalletAttestation10ErrorTests {
         let entityConfiguration = String(decoding: try await fixture.request(.get, ITWalletEndpoint.entityConfiguration).body, as: UTF8.self)
         #expect(jws.header["trust_chain"] == [.string(entityConfiguration)])
         #expect(try jws.payloadJSON()["sub"]?.stringValue == request.thumbprint)
+        // The same attestation from the 0.9.0 /token grant (a form): the same header trust material.
+        let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + (try await instance.request09().assertion())
+        let token = try await fixture.request(.post, "/token", body: Data(form.utf8), contentType: "application/x-www-form-urlencoded")
+        let tokenJWS = try CompactJWS(parsing: String(decoding: token.body, as: UTF8.self))
+        #expect(tokenJWS.type == "wallet-attestation+jwt" && tokenJWS.keyID == fixture.signingKeyID)
+        #expect(tokenJWS.header["trust_chain"] == [.string(entityConfiguration)] && tokenJWS.header["x5c"] == nil)
         // The 1.0 request at the 0.9.3 path, and the 0.9 request at the 1.0 path: each endpoint takes its own typ.
         let wrongHere = try await instance.post(try await instance.request10().assertion(), to: ITWalletEndpoint.walletAttestationJSON)
         #expect(wrongHere.status == 400 && wrongHere.error == "invalid_request")

@@ -37,6 +37,11 @@ struct WalletAttestation10Tests {
         #expect(jwt.header["kid"]?.stringValue == fixture.signingKeyID)
         #expect(jwt.header["trust_chain"]?.arrayValue?.first?.stringValue == entityConfiguration)
         #expect(jwt.header["trust_chain"]?.arrayValue?.count == 1, "no superiors configured")
+        // A relying party that trusts the federation instead finds the same key in the chain's wallet_provider metadata.
+        let published = try CompactJWS(parsing: entityConfiguration).payloadJSON()["metadata"]?["wallet_provider"]?["jwks"]?["keys"]?.arrayValue
+        let key = try JWK(json: try #require(published?.first?.objectValue))
+        #expect(key.kid == fixture.signingKeyID)
+        try CompactJWS(parsing: try #require(formats["jwt"])).verify(with: JWSVerificationKey(jwk: key))
         #expect(jwt.claims["iss"]?.stringValue == fixture.server.baseURL)
         #expect(jwt.claims["sub"]?.stringValue == request.thumbprint)
         #expect(jwt.claims["aal"]?.stringValue != nil)
