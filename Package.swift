@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "WalletInstanceKitTesting", targets: ["WalletInstanceKitTesting"]),
         .library(name: "HolderKit", targets: ["HolderKit"]),
         .library(name: "VerifierKit", targets: ["VerifierKit"]),
+        .library(name: "TokenStatusList", targets: ["TokenStatusList"]),
         .library(name: "SDJWT", targets: ["SDJWT"]),
         .library(name: "OpenID4VP", targets: ["OpenID4VP"]),
         .library(name: "VerifierService", targets: ["VerifierService"]),
@@ -127,13 +128,29 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // Token Status List (draft-ietf-oauth-status-list): the list, its JWT and CWT tokens, the Referenced Token's
+        // `status` claim; both the issuing and the reading side.
+        .target(
+            name: "TokenStatusList",
+            dependencies: [
+                "TesseraCore",
+                "TesseraCBOR",
+                "TesseraCOSE",
+                "TesseraJOSE",
+                "TesseraTrust",
+                "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["README.md"]
+        ),
         .target(
             name: "SDJWT",
             dependencies: [
                 "TesseraCore",
                 "TesseraJOSE",
                 "TesseraTrust",
-                "CZlib",
+                "TokenStatusList",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -373,6 +390,7 @@ let package = Package(
                 "VerifierKit",
                 "TesseraJOSE",
                 "SDJWT",
+                "TokenStatusList",
                 "OpenID4VP",
                 "TesseraHTTP",
                 "HTTPTransport",
@@ -493,10 +511,26 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "TokenStatusListTests",
+            dependencies: [ "TesseraTrustTesting",
+                "TesseraTestSupport",
+                "TokenStatusList",
+                "TesseraCBOR",
+                "TesseraCOSE",
+                "TesseraJOSE",
+                "TesseraTrust",
+                "TesseraCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
             name: "SDJWTTests",
             dependencies: [ "TesseraTrustTesting",
                 "TesseraTestSupport",
                 "SDJWT",
+                "TokenStatusList",
                 "TesseraJOSE",
                 "TesseraTrust",
                 "TesseraCore",
@@ -533,7 +567,7 @@ let package = Package(
             name: "VerifierServiceTests",
             dependencies: [ "TesseraTrustTesting",
                 "TesseraHTTP", "HTTPTransport",
-                "TesseraTestSupport", "VerifierService", "HolderKit", "OpenID4VP", "SDJWT", "MDoc", "TesseraJOSE", "TesseraCore",
+                "TesseraTestSupport", "VerifierService", "HolderKit", "OpenID4VP", "SDJWT", "TokenStatusList", "MDoc", "TesseraJOSE", "TesseraCore",
                 "TesseraTrust", "TesseraCBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

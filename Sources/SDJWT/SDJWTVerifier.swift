@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 import TesseraJOSE
+import TokenStatusList
 import X509
 
 /// Verifies SD-JWTs and SD-JWT+KB presentations: RFC 9901 §7.1 (the SD-JWT) and §7.3 (Key Binding), the SD-JWT VC
@@ -83,8 +84,13 @@ public struct SDJWTVerifier: Sendable {
         var status: UInt8?
         if let check = policy.statusCheck {
             if let claim = claims["status"] {
-                do {
-                    let reference = try StatusListReference(claim: claim)
+                do throws(SDJWTError) {
+                    let reference: StatusListReference
+                    do {
+                        reference = try StatusListReference(claim: claim)
+                    } catch {
+                        throw SDJWTError(error)
+                    }
                     let value = try await check.status(
                         of: reference, keySource: policy.issuerKeySource, at: now, skew: policy.clockSkew)
                     status = value

@@ -13,6 +13,7 @@ import X509
 import TesseraHTTP
 import HTTPTransport
 import TesseraTrustTesting
+import TokenStatusList
 
 /// A clock the tests move forward (transaction expiry).
 final class MovableClock: TesseraClock {
@@ -20,16 +21,6 @@ final class MovableClock: TesseraClock {
     init(_ start: Date) { instant = Mutex(start) }
     func now() -> Date { instant.withLock { $0 } }
     func advance(by seconds: TimeInterval) { instant.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
-/// Status List Tokens served from memory.
-struct StatusLists: StatusListFetcher {
-    let tokens: [String: String]
-    struct Missing: Error {}
-    func statusListToken(at uri: URL) async throws -> String {
-        guard let token = tokens[uri.absoluteString] else { throw Missing() }
-        return token
-    }
 }
 
 /// The databases the service is tested on: SQLite always, PostgreSQL when the test script started one
@@ -86,14 +77,13 @@ struct ServiceFixture {
         var list = try StatusList(bits: 1, count: 16)
         for index in revoked { try list.setStatus(StatusList.invalid, at: index) }
         let token = try StatusListToken.issue(
-            list, subject: Self.statusURI, issuedAt: Self.start, key: .es256(issuerKey),
-            header: ["x5c": .array(issuerChain.map { .string($0.base64EncodedString()) })])
+            list, subject: Self.statusURI, issuedAt: Self.start, key: .es256(issuerKey), x5c: issuerChain)
         self.database = try TestDatabases.configuration(database)
         configuration = VerifierServiceConfiguration(
             identity: try VerifierIdentity(signingKey: verifierKey, certificateChain: [try verifier.derEncoded()]),
             trust: IssuerTrust(
                 iacaRoots: [issuerRoot], sdJWTAnchors: [issuerRoot],
-                statusListFetcher: StatusLists(tokens: [Self.statusURI: token.jwt.compact])),
+                statusListFetcher: InMemoryStatusListFetcher(tokens: [Self.statusURI: token.jwt.compact])),
             database: self.database, transactionLifetime: lifetime, clock: clock,
             random: SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max)))
         server = try await VerifierServer.start(configuration, host: "127.0.0.1", port: 0)

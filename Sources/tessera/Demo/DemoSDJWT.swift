@@ -5,6 +5,7 @@ import TesseraCore
 import TesseraJOSE
 import TesseraTrust
 import TesseraTrustTesting
+import TokenStatusList
 
 /// The SD-JWT VC part of `tessera demo` (and of the demo wallet): a test PID issuer (x5c chain to a test root)
 /// issues a PID-like SD-JWT VC with a Token Status List entry, the holder presents a few claims with a KB-JWT, and
@@ -37,16 +38,6 @@ enum DemoSDJWT {
         }
     }
 
-    /// The demo's Status List Token, served from memory.
-    struct InMemoryStatusLists: StatusListFetcher {
-        let tokens: [String: String]
-        struct NotFound: Error {}
-        func statusListToken(at uri: URL) async throws -> String {
-            guard let token = tokens[uri.absoluteString] else { throw NotFound() }
-            return token
-        }
-    }
-
     static func run(now: Date, random: any RandomSource) async throws {
         print("== Test PID issuer → holder → verifier (SD-JWT VC, RFC 9901) ==")
         let clock = FixedClock(now)
@@ -69,7 +60,7 @@ enum DemoSDJWT {
         try statusList.setStatus(StatusList.invalid, at: 3)
         let statusToken = try StatusListToken.issue(
             statusList, subject: statusURI, issuedAt: now, expiresAt: now.addingTimeInterval(86_400), timeToLive: 3600,
-            key: issuerKey, header: ["x5c": .array([.string(try issuerCertificate.derEncoded().base64EncodedString())])])
+            key: issuerKey, x5c: [try issuerCertificate.derEncoded()])
 
         let issuer = try SDJWTIssuer(signingKey: issuerKey, clock: clock, random: random, decoyDigests: 1...3)
         let credential = try issuer.issueVC(
@@ -98,7 +89,7 @@ enum DemoSDJWT {
 
         let policy = SDJWTVerificationPolicy.sdJWTVC(
             issuerKeySource: .x5c(anchors: [root.certificate]), expectedAudience: audience, expectedNonce: nonce,
-            statusCheck: StatusListCheck(fetcher: InMemoryStatusLists(tokens: [statusURI: statusToken.jwt.compact])))
+            statusCheck: StatusListCheck(fetcher: InMemoryStatusListFetcher(tokens: [statusURI: statusToken.jwt.compact])))
         let outcome = await SDJWTVerifier(policy: policy, clock: clock).verify(presentation)
         var shown = outcome.processedClaims
         shown["cnf"] = nil

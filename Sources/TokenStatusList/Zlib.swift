@@ -3,8 +3,8 @@ import CZlib
 /// The ZLIB data format (RFC 1950, DEFLATE RFC 1951) through the system zlib, as the Token Status List requires
 /// for `lst` (TSL §4.1).
 enum Zlib {
-    /// ZLIB-compresses `bytes` at the best compression level.
-    static func compress(_ bytes: [UInt8]) throws(SDJWTError) -> [UInt8] {
+    /// ZLIB-compresses `bytes` at the best compression level (TSL §4.1 recommends it; header `78 DA`).
+    static func compress(_ bytes: [UInt8]) throws(StatusListError) -> [UInt8] {
         var capacity = compressBound(uLong(bytes.count))
         var out = [UInt8](repeating: 0, count: Int(capacity))
         let status = out.withUnsafeMutableBufferPointer { target in
@@ -12,18 +12,19 @@ enum Zlib {
                 compress2(target.baseAddress, &capacity, source.baseAddress, uLong(source.count), Z_BEST_COMPRESSION)
             }
         }
-        guard status == Z_OK else { throw .statusListMalformed("zlib compress failed (\(status))") }
+        guard status == Z_OK else { throw .invalidCompression("zlib compress failed (\(status))") }
         out.removeLast(out.count - Int(capacity))
         return out
     }
 
     /// Decompresses exactly one ZLIB stream (header, DEFLATE data, Adler-32 check) making up all of `bytes`,
     /// producing at most `maxOutput` bytes.
-    static func decompress(_ bytes: [UInt8], maxOutput: Int) throws(SDJWTError) -> [UInt8] {
-        guard !bytes.isEmpty else { throw .statusListMalformed("empty zlib data") }
+    static func decompress(_ bytes: [UInt8], maxOutput: Int) throws(StatusListError) -> [UInt8] {
+        guard !bytes.isEmpty else { throw .invalidCompression("empty zlib data") }
+        guard bytes.count <= Int(UInt32.max) else { throw .invalidCompression("zlib data longer than 4 GiB") }
         var stream = z_stream()
         guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw .statusListMalformed("zlib inflateInit failed")
+            throw .invalidCompression("zlib inflateInit failed")
         }
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
@@ -53,9 +54,9 @@ enum Zlib {
         }
         switch status {
         case Z_STREAM_END: return output
-        case Z_MEM_ERROR: throw .statusListMalformed("decompressed list exceeds \(maxOutput) bytes")
-        case Z_BUF_ERROR: throw .statusListMalformed("zlib data truncated")
-        default: throw .statusListMalformed("not zlib data (\(status))")
+        case Z_MEM_ERROR: throw .listTooLarge(limit: maxOutput)
+        case Z_BUF_ERROR: throw .invalidCompression("zlib data truncated")
+        default: throw .invalidCompression("not zlib data (\(status))")
         }
     }
 }
