@@ -8,6 +8,28 @@ public protocol StatusListFetcher: Sendable {
     func statusListToken(at uri: URL) async throws -> String
 }
 
+/// A `StatusListFetcher` that serves the Status List Tokens it was given, by `uri`: for a Status Provider in the same
+/// process (the demo), and for tests. An unknown `uri` throws `NotFound`.
+public struct InMemoryStatusListFetcher: StatusListFetcher {
+    /// The compact Status List Tokens, keyed by the `uri` they are served at.
+    public let tokens: [String: String]
+
+    /// No token is served at this `uri`.
+    public struct NotFound: Error, Sendable {
+        /// The `uri` asked for.
+        public let uri: String
+    }
+
+    /// A fetcher serving `tokens`.
+    public init(tokens: [String: String]) { self.tokens = tokens }
+
+    /// The token served at `uri`.
+    public func statusListToken(at uri: URL) async throws -> String {
+        guard let token = tokens[uri.absoluteString] else { throw NotFound(uri: uri.absoluteString) }
+        return token
+    }
+}
+
 /// How the verifier checks a credential's `status` (TSL §8.3) with a JWT Status List Token signed by a key the
 /// issuer key source determines.
 public struct StatusListCheck: Sendable {

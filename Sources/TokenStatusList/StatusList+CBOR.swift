@@ -15,8 +15,12 @@ extension StatusList {
         try self.init(bits: Int(clamping: bits), compressed: Array(lst), aggregationURI: aggregationURI, limits: limits)
     }
 
-    /// From the encoded CBOR Status List: exactly one data item, decoded strictly within `limits`.
+    /// From the encoded CBOR Status List: exactly one data item of at most `limits.maxTokenBytes` bytes (it is what
+    /// a CWT Status List Token carries), decoded strictly within `limits`.
     public init(cborBytes: Data, limits: StatusListLimits = .default) throws(StatusListError) {
+        guard cborBytes.count <= limits.maxTokenBytes else {
+            throw .tokenTooLarge(length: cborBytes.count, limit: limits.maxTokenBytes)
+        }
         let item: CBOR
         do {
             item = try CBOR.decode(cborBytes, options: limits.cbor)

@@ -21,7 +21,7 @@ public enum StatusListError: Error, Sendable, Equatable, CustomStringConvertible
     case listTooLarge(limit: Int)
 
     // MARK: The Status List Token (TSL §5)
-    /// The token is longer than `StatusListLimits.maxTokenBytes`.
+    /// The token (or an encoded CBOR Status List read on its own) is longer than `StatusListLimits.maxTokenBytes`.
     case tokenTooLarge(length: Int, limit: Int)
     /// TSL §5.1, §5.2: not a compact JWS, or not a COSE_Sign1 tagged 18 with an attached payload that is a claims
     /// map; the reason says which.

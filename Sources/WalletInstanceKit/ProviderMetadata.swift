@@ -3,7 +3,7 @@ import TesseraJOSE
 
 /// A Wallet Provider as the wallet trusts it after the federation check (IT-Wallet "Wallet Provider metadata"):
 /// its Entity Configuration is an `entity-statement+jwt` signed by one of its own `jwks` keys, `iss == sub ==`
-/// the provider's URL, current, and carries `metadata.wallet_provider` with the endpoints.
+/// the provider's URL, current, and carries `metadata.wallet_provider` with the endpoints and the attestation keys.
 public struct ProviderMetadata: Sendable {
     /// The provider's entity identifier (`iss` = `sub` of its Entity Configuration), its base URL.
     public let entityID: String
@@ -11,8 +11,10 @@ public struct ProviderMetadata: Sendable {
     public let tokenEndpoint: URL
     /// `metadata.wallet_provider.nonce_endpoint`, where each registration and attestation request gets its challenge.
     public let nonceEndpoint: URL
-    /// The provider's federation keys (they sign Wallet Attestations too).
+    /// The provider's federation keys (the top-level `jwks`): they sign its Entity Statements.
     public let keys: [JWK]
+    /// `metadata.wallet_provider.jwks`: the keys its Wallet Attestations are signed with (each with its `x5c`).
+    public let attestationKeys: [JWK]
 
     /// Checks the Entity Configuration `jwt` fetched from `expectedEntityID`: `typ`, self-signature by a key of its
     /// own `jwks`, `iss` and `sub`, `iat`/`exp` at `now` (60 s of clock skew on `iat`) and the two endpoints. Every
@@ -35,9 +37,14 @@ public struct ProviderMetadata: Sendable {
             let token = metadata["token_endpoint"]?.stringValue.flatMap(URL.init(string:)),
             let nonce = metadata["nonce_endpoint"]?.stringValue.flatMap(URL.init(string:))
         else { throw .untrustedProvider("metadata.wallet_provider with token_endpoint and nonce_endpoint is missing") }
+        let attestationKeys = (metadata["jwks"]?["keys"]?.arrayValue ?? []).compactMap {
+            $0.objectValue.flatMap { try? JWK(json: $0) }
+        }
+        guard !attestationKeys.isEmpty else { throw .untrustedProvider("metadata.wallet_provider.jwks has no key") }
         entityID = iss
         tokenEndpoint = token
         nonceEndpoint = nonce
         self.keys = keys
+        self.attestationKeys = attestationKeys
     }
 }

@@ -128,7 +128,8 @@ public struct WalletInstanceClient: Sendable {
     }
 
     /// Steps 7–10 of Wallet Attestation issuance: ephemeral key, nonce, client_data, the two proofs, the signed
-    /// `war+jwt`, `POST /token`; the answer is checked against the provider's keys and bound to our key.
+    /// `war+jwt`, `POST /token`; the answer is checked against the provider's attestation keys (its
+    /// `wallet_provider` metadata) and bound to our key.
     private func requestAttestation(_ metadata: ProviderMetadata, keyID: String, tag: String) async throws(WalletInstanceError) -> IssuedAttestation {
         let ephemeral = P256.Signing.PrivateKey()
         let jwk = JWK(publicKey: ephemeral.publicKey)
@@ -155,7 +156,7 @@ public struct WalletInstanceClient: Sendable {
         let response = try await perform(request, expect: 200)
         let jwt = String(decoding: response.body, as: UTF8.self)
         guard let jws = try? CompactJWS(parsing: jwt), jws.type == "wallet-attestation+jwt",
-            let key = metadata.keys.first(where: { $0.kid == jws.keyID }), let verification = try? JWSVerificationKey(jwk: key),
+            let key = metadata.attestationKeys.first(where: { $0.kid == jws.keyID }), let verification = try? JWSVerificationKey(jwk: key),
             (try? jws.verify(with: verification)) != nil, let payload = try? jws.payloadJSON(),
             payload["cnf"]?["jwk"]?.objectValue.flatMap({ try? JWK(json: $0) })?.thumbprintBase64URL() == thumbprint,
             let exp = payload["exp"]?.int64Value

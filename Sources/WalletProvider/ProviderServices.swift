@@ -43,7 +43,7 @@ struct ProviderServices: Sendable {
             configuration: configuration, nonces: nonceStore, instances: instances, appAttestVerifier: appAttestVerifier)
         let prover = AttestationRequestProver(
             configuration: configuration, baseURL: baseURL, db: sql, instances: instances, appAttestVerifier: appAttestVerifier)
-        token = TokenService(configuration: configuration, baseURL: baseURL, key: key, prover: prover)
+        token = TokenService(configuration: configuration, baseURL: baseURL, signer: signer, prover: prover)
         attestations = InstanceAttestations(configuration: configuration, baseURL: baseURL, prover: prover, signer: signer)
         portalKey = PortalKey(providerKey: key)
     }

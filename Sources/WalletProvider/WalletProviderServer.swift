@@ -35,7 +35,7 @@ public final class WalletProviderServer: Sendable {
         let started: ServiceApplication.Started
         do {
             started = try await ServiceApplication.start(
-                name: "tessera-provider", database: configuration.database, migrations: [CreateProviderSchema(), CreateStatusListSchema(), CreatePDNDReplaySchema()],
+                name: "tessera-provider", database: configuration.database, migrations: ProviderMigrations.all,
                 host: host, port: port, tls: tls
             ) { app in Routes(box: box).register(on: app) }
         } catch {

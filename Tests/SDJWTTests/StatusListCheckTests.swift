@@ -5,16 +5,6 @@ import TesseraJOSE
 import Testing
 import TokenStatusList
 
-/// Serves canned Status List Tokens.
-struct StaticStatusListFetcher: StatusListFetcher {
-    let tokens: [String: String]
-    struct NotFound: Error {}
-    func statusListToken(at uri: URL) async throws -> String {
-        guard let token = tokens[uri.absoluteString] else { throw NotFound() }
-        return token
-    }
-}
-
 /// The verifier's check of a credential's `status` (TSL §8.3) through `StatusListCheck`; the lists and tokens
 /// themselves are tested in TokenStatusListTests.
 @Suite("SD-JWT VC status through the Token Status List")
@@ -39,7 +29,7 @@ struct StatusListCheckTests {
 
     func verify(_ text: String, tokens: [String: String], require: Bool = false) async -> SDJWTVerificationOutcome {
         await Forge.verify(text, Forge.policy(statusCheck: StatusListCheck(
-            fetcher: StaticStatusListFetcher(tokens: tokens), requireStatus: require)))
+            fetcher: InMemoryStatusListFetcher(tokens: tokens), requireStatus: require)))
     }
 
     @Test("a credential's status: VALID passes; INVALID, SUSPENDED and others are reported")

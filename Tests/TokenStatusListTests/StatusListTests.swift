@@ -173,6 +173,12 @@ struct StatusListTests {
         #expect(try StatusList(json: big).count == 1 << 20)
         let cbor = try StatusList(bits: 8, count: 1 << 20).cbor()
         #expect(statusListError { _ = try StatusList(cbor: cbor, limits: limits) } == .listTooLarge(limit: 1 << 16))
+        // The encoded CBOR list is held to the token size before it is decoded.
+        let encoded = cbor.encoded(options: .preserving)
+        let small = StatusListLimits(maxListBytes: 1 << 20, maxTokenBytes: encoded.count - 1)
+        #expect(statusListError { _ = try StatusList(cborBytes: encoded, limits: small) }
+            == .tokenTooLarge(length: encoded.count, limit: encoded.count - 1))
+        #expect(try StatusList(cborBytes: encoded, limits: StatusListLimits(maxListBytes: 1 << 20, maxTokenBytes: encoded.count)).count == 1 << 20)
         // A 64 MiB bomb (about 64 KiB compressed) stops at the default 16 MiB cap.
         let bomb = try StatusList(bits: 8, bytes: [UInt8](repeating: 0, count: 64 << 20)).compressedBytes()
         #expect(bomb.count < 100_000)

@@ -23,16 +23,6 @@ final class MovableClock: TesseraClock {
     func advance(by seconds: TimeInterval) { instant.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
-/// Status List Tokens served from memory.
-struct StatusLists: StatusListFetcher {
-    let tokens: [String: String]
-    struct Missing: Error {}
-    func statusListToken(at uri: URL) async throws -> String {
-        guard let token = tokens[uri.absoluteString] else { throw Missing() }
-        return token
-    }
-}
-
 /// The databases the service is tested on: SQLite always, PostgreSQL when the test script started one
 /// (`TESSERA_TEST_POSTGRES_URL`).
 enum TestDatabases {
@@ -93,7 +83,7 @@ struct ServiceFixture {
             identity: try VerifierIdentity(signingKey: verifierKey, certificateChain: [try verifier.derEncoded()]),
             trust: IssuerTrust(
                 iacaRoots: [issuerRoot], sdJWTAnchors: [issuerRoot],
-                statusListFetcher: StatusLists(tokens: [Self.statusURI: token.jwt.compact])),
+                statusListFetcher: InMemoryStatusListFetcher(tokens: [Self.statusURI: token.jwt.compact])),
             database: self.database, transactionLifetime: lifetime, clock: clock,
             random: SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max)))
         server = try await VerifierServer.start(configuration, host: "127.0.0.1", port: 0)

@@ -6,8 +6,8 @@ import TesseraJOSE
 import Testing
 import WalletInstanceKit
 
-/// The 1.3 / 1.5 error table ("Wallet Instance Attestation / Key Attestation Error Response": 400 bad_request,
-/// 403 invalid_request, 403 integrity_check_error, 404 not_found) row by row, tampering with each signed part,
+/// The 1.3 / 1.5 error table ("Wallet Instance Attestation / Key Attestation Error Response", the 1.0 table:
+/// 400 bad_request, 422 validation_error, 403 invalid_request, 403 integrity_check_error, 404 not_found) row by row, tampering with each signed part,
 /// expiry at a pinned instant, and one nonce raced by many requests.
 @Suite(.serialized)
 struct AttestationErrorTableTests {
@@ -33,7 +33,7 @@ struct AttestationErrorTableTests {
             edit(&changes)
             return changes
         }
-        let bad = (400, "bad_request"), refused = (403, "invalid_request")
+        let bad = (400, "bad_request"), invalid = (422, "validation_error"), refused = (403, "invalid_request")
         var rows: [(String, AttestationDevice.Changes, (Int, String))] = [
             ("typ wp-war+jwt", change { $0.typ = "wp-war+jwt" }, (400, "invalid_request")),
             ("typ attestations-request+jwt (1.3 combined)", change { $0.typ = "attestations-request+jwt" }, (400, "invalid_request")),
@@ -42,8 +42,8 @@ struct AttestationErrorTableTests {
             ("wallet_solution_id missing", change { $0.removeClaim = "wallet_solution_id" }, bad),
             ("nonce missing", change { $0.removeClaim = "nonce" }, bad),
             ("challenge instead of nonce", change { $0.claims = ["challenge": "x"] }, bad),
-            ("kid is not the thumbprint", change { $0.kid = "another" }, bad),
-            ("hardware_signature not base64", change { $0.hardwareSignature = "***" }, bad),
+            ("kid is not the thumbprint", change { $0.kid = "another" }, invalid),
+            ("hardware_signature not base64", change { $0.hardwareSignature = "***" }, invalid),
             ("signed by another key than cnf", change { $0.signWithOtherKey = true }, refused),
             ("lifetime two hours", change { $0.lifetime = 7200 }, refused),
             ("issued in the future", change { $0.iat = Self.pinned.addingTimeInterval(600) }, refused),
@@ -89,7 +89,7 @@ struct AttestationErrorTableTests {
             let answer = try await fixture.request(.post, path, body: body, contentType: type)
             #expect(answer.status == 400 && answer.error == "bad_request", "\(type)")
         }
-        #expect(try await fixture.request(.post, path, body: Data("abc".utf8), contentType: "text/plain").error == "bad_request")
+        #expect(try await fixture.request(.post, path, body: Data("abc".utf8), contentType: "text/plain").error == "validation_error")
         // A revoked instance: 403 invalid_request.
         let id = InstanceID.of(device.hardwareKeyTag)
         #expect(try await fixture.request(.post, "/api/wallet-instances/\(id)/revoke", session: account.session).status == 204)

@@ -122,7 +122,7 @@ struct KeyAttestationTests {
                       second: (P256.Signing.PrivateKey) throws -> String) throws -> [String] {
             [try device.element(key: keys[0], nonce: nonce), try second(keys[1])]
         }
-        let bad = (400, "bad_request"), refused = (403, "invalid_request")
+        let bad = (400, "bad_request"), invalid = (422, "validation_error"), refused = (403, "invalid_request")
         let rows: [(String, AttestationDevice, (String, [P256.Signing.PrivateKey]) throws -> String, (Int, String))] = [
             ("keys_to_attest missing", android, { nonce, keys in
                 var changes = AttestationDevice.Changes()
@@ -131,27 +131,27 @@ struct KeyAttestationTests {
             }, bad),
             ("keys_to_attest empty", android, { nonce, keys in
                 try android.keyAttestationRequest(version, nonce: nonce, keys: keys, elements: [])
-            }, bad),
+            }, invalid),
             ("17 keys", android, { nonce, keys in
                 let many = (0..<17).map { _ in P256.Signing.PrivateKey() }
                 return try android.keyAttestationRequest(version, nonce: nonce, keys: many)
-            }, bad),
+            }, invalid),
             ("the same key twice", android, { nonce, keys in
                 try android.keyAttestationRequest(version, nonce: nonce, keys: [keys[0], keys[0]])
-            }, bad),
+            }, invalid),
             ("an element that is not a JWS", android, { nonce, keys in
                 try android.keyAttestationRequest(version, nonce: nonce, keys: keys, elements: try elements(android, nonce, keys) { _ in "abc" })
-            }, bad),
+            }, invalid),
             ("an element with another typ", android, { nonce, keys in
                 try android.keyAttestationRequest(version, nonce: nonce, keys: keys, elements: try elements(android, nonce, keys) {
                     try android.element(key: $0, nonce: nonce, typ: "JWT")
                 })
-            }, bad),
+            }, invalid),
             ("cnf is not the first key", android, { nonce, keys in
                 try android.keyAttestationRequest(version, nonce: nonce, keys: keys, elements: [
                     try android.element(key: keys[1], nonce: nonce), try android.element(key: keys[0], nonce: nonce),
                 ])
-            }, bad),
+            }, invalid),
             ("an element signed by another key", android, { nonce, keys in
                 try android.keyAttestationRequest(version, nonce: nonce, keys: keys, elements: try elements(android, nonce, keys) {
                     try android.element(key: $0, nonce: nonce, signer: P256.Signing.PrivateKey())

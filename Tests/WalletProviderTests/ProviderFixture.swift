@@ -51,6 +51,8 @@ struct ProviderFixture {
     let appleAuthority: AppAttestTestAuthority
     /// The trust anchor of the provider's signing chain (what a relying party configures for its `x5c`).
     let signingRoot: Certificate
+    /// The `kid` of everything the provider signs with that identity.
+    let signingKeyID: String
     let server: WalletProviderServer
     let http: AsyncHTTPClientTransport
     /// Where `request` sends: the in-process server, or another provider process on the same database.
@@ -93,6 +95,7 @@ struct ProviderFixture {
         }
         let (identity, signingRoot) = try Self.signingIdentity(at: start)
         self.signingRoot = signingRoot
+        signingKeyID = identity.kid
         var configuration = WalletProviderConfiguration(
             database: db, directory: directory, signingIdentity: identity,
             apps: .init(apple: [Self.appleApp], android: [Self.application]),

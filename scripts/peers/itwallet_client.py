@@ -5,12 +5,23 @@
         A P-256 test root and intermediate (DIR/root.pem and keys): the provider under test trusts DIR/root.pem as
         its test attestation root (App Attest, Android key attestation and Play-Integrity-shaped tokens).
     itwallet_client.py run --dir DIR --provider URL --session TOKEN --apple-app TEAM.BUNDLE \
-            --android-package PKG --android-signer TEXT
+            --android-package PKG --android-signer TEXT --signing-root PEM
         Registers an iOS and an Android Wallet Instance and asks for Wallet Attestations the way
         pagopa/io-react-native-wallet (with io-react-native-integrity / io-react-native-crypto) builds its requests,
-        plus the spellings of the IT-Wallet texts, then tampers with each signed part. Prints one JSON line per case:
-        {"case", "status", "error", "content_type", "attestation_bound"}; the test that runs it decides what each
-        case must get.
+        plus the spellings of the IT-Wallet texts, then tampers with each signed part, then reads and revokes the
+        Android instance with the production client's status calls. Prints one JSON line per case:
+        {"case", "status", "error", "content_type", "attestation_bound", "formats", "is_revoked"}; the test that runs
+        it decides what each case must get. "formats" (1.0 answers) gives, per format, "ok" or why the independent
+        check below failed.
+
+Checks of the 1.0 answer, each format on its own, with the provider's signing root (PEM) as the only trust input:
+  * jwt (jwcrypto, cryptography): typ oauth-client-attestation+jwt, x5c chains to the root, the signature by its
+    leaf, trust_chain[0] = the Entity Configuration the provider serves, sub = cnf thumbprint = the request's key.
+  * dc+sd-jwt (sd-jwt): the issuer-signed JWT by the x5c leaf (chained to the root), every Disclosure's digest in
+    _sd, exactly wallet_name and wallet_link disclosed, vct, cnf, iat/exp equal to the jwt's.
+  * mso_mdoc (cbor2, pycose): base64url without padding of IssuerSigned; issuerAuth (COSE_Sign1) by the x5chain
+    leaf (chained to the root), every IssuerSignedItemBytes digest in the MSO, docType org.iso.18013.5.1.IT.
+    WalletAttestation, deviceKey = cnf, validFrom/validUntil = the jwt's iat/exp.
 
 What the production client sends (see WalletProvider/README.md, "Accepted encodings"):
   * registration: POST /wallet-instances {challenge, hardware_key_tag, is_renewal, key_attestation}. iOS: the App
@@ -23,8 +34,12 @@ What the production client sends (see WalletProvider/README.md, "Accepted encodi
   * Android proofs: hardware_signature = SHA256withECDSA over the client_data text (DER, base64 NO_WRAP);
     integrity_assertion = a Play Integrity token whose requestHash is hex SHA-256(client_data).
   * pre-1.0 client: POST /token as JSON {grant_type, assertion}; war+jwt with iss = thumbprint, sub = provider,
-    no aud, challenge, exp = iat + 3600. v1.0.0: POST /wallet-attestations {assertion}; wp-war+jwt with aud =
-    provider, nonce.
+    no aud, challenge, exp = iat + 3600. v1.0.0 (src/wallet-instance-attestation/v1.0.0/issuing.ts): POST
+    /wallet-attestations, application/json {assertion}; header {alg: ES256, kid: thumbprint, typ: wp-war+jwt};
+    claims aud = provider, cnf.jwk (with kid = thumbprint), hardware_key_tag, hardware_signature,
+    integrity_assertion, iss = thumbprint, nonce, iat, exp = iat + 3600.
+  * status and revocation (src/wallet-instance/common/wallet-instance.ts): GET /wallet-instances/{tag}/status,
+    GET /wallet-instances/current/status, PUT /wallet-instances/{tag}/status {"status": "REVOKED"} -> 204.
 """
 
 from __future__ import annotations
@@ -45,6 +60,12 @@ import uuid
 
 import cbor2
 from cryptography import x509
+from jwcrypto import jwk as jose_jwk
+from jwcrypto.jws import JWS
+from pycose.keys import EC2Key
+from pycose.keys.curves import P256
+from pycose.messages import Sign1Message
+from sd_jwt.verifier import SDJWTVerifier
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
@@ -223,6 +244,164 @@ def jwt_payload(token: str) -> dict:
     return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
 
 
+# ---- independent checks of the 1.0 answer ---------------------------------------------------------------------------
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def chain_to_root(chain: list, root: x509.Certificate) -> None:
+    """Each certificate issued (signature and name) by the next, the last by the root; all valid now."""
+    if chain and chain[-1] == root:
+        chain = chain[:-1]
+    if not chain:
+        raise ValueError("empty chain")
+    now = datetime.datetime.now(datetime.timezone.utc)
+    for child, parent in zip(chain, chain[1:] + [root]):
+        child.verify_directly_issued_by(parent)
+        if not child.not_valid_before_utc <= now <= child.not_valid_after_utc:
+            raise ValueError("a certificate is not valid now")
+
+
+def x5c_chain(values: list) -> list:
+    return [x509.load_der_x509_certificate(base64.b64decode(v)) for v in values]
+
+
+def check_jwt(token: str, root: x509.Certificate, entity_configuration: str, tp: str) -> dict:
+    jws = JWS()
+    jws.deserialize(token)
+    header = jws.jose_header
+    if header.get("typ") != "oauth-client-attestation+jwt":
+        raise ValueError(f"typ {header.get('typ')}")
+    chain = x5c_chain(header["x5c"])
+    chain_to_root(chain, root)
+    jws.verify(jose_jwk.JWK.from_pyca(chain[0].public_key()), alg="ES256")
+    if header.get("trust_chain", [None])[0] != entity_configuration:
+        raise ValueError("trust_chain[0] is not the served Entity Configuration")
+    claims = json.loads(jws.payload)
+    if claims.get("sub") != tp or thumbprint(claims["cnf"]["jwk"]) != tp:
+        raise ValueError("not bound to the request's key")
+    if not 0 < claims["exp"] - claims["iat"] <= 86400 or not claims.get("aal"):
+        raise ValueError("validity or aal")
+    return claims
+
+
+def check_sd_jwt(text: str, root: x509.Certificate, tp: str, jwt_claims: dict) -> None:
+    if not text.endswith("~"):
+        raise ValueError("not in the issuance form jwt~d1~d2~")
+
+    def issuer_key(_issuer, header):
+        if header.get("typ") != "dc+sd-jwt":
+            raise ValueError(f"typ {header.get('typ')}")
+        chain = x5c_chain(header["x5c"])
+        chain_to_root(chain, root)
+        return jose_jwk.JWK.from_pyca(chain[0].public_key())
+
+    claims = SDJWTVerifier(text, issuer_key).get_verified_payload()
+    issuer_jwt, *disclosures, _ = text.split("~")
+    digests = jwt_payload(issuer_jwt).get("_sd", [])
+    names = []
+    for disclosure in disclosures:
+        if b64url(sha256(disclosure.encode())) not in digests:
+            raise ValueError("a Disclosure's digest is not in _sd")
+        names.append(json.loads(b64url_decode(disclosure))[1])
+    if sorted(names) != ["wallet_link", "wallet_name"]:
+        raise ValueError(f"disclosed {names}")
+    if not claims.get("vct", "").endswith("/vct/v1.0/WalletAttestation"):
+        raise ValueError(f"vct {claims.get('vct')}")
+    if claims.get("sub") != tp or thumbprint(claims["cnf"]["jwk"]) != tp:
+        raise ValueError("not bound to the request's key")
+    for name in ("iat", "exp", "aal", "wallet_name", "wallet_link", "iss"):
+        if claims.get(name) != jwt_claims.get(name):
+            raise ValueError(f"{name} differs from the jwt's")
+
+
+def check_mdoc(text: str, root: x509.Certificate, tp: str, jwk: dict, jwt_claims: dict) -> None:
+    if any(c in text for c in "=+/"):
+        raise ValueError("not base64url without padding")
+    issuer_signed = cbor2.loads(b64url_decode(text))
+    auth = issuer_signed["issuerAuth"]
+    x5chain = auth[1][33]
+    chain = [x509.load_der_x509_certificate(c) for c in (x5chain if isinstance(x5chain, list) else [x5chain])]
+    chain_to_root(chain, root)
+    # IssuerAuth is an untagged COSE_Sign1 (ISO/IEC 18013-5 §9.1.2.4): built from its four elements as received.
+    message = Sign1Message.from_cose_obj(list(auth), True)
+    numbers = chain[0].public_key().public_numbers()
+    message.key = EC2Key(crv=P256, x=numbers.x.to_bytes(32, "big"), y=numbers.y.to_bytes(32, "big"))
+    if not message.verify_signature():
+        raise ValueError("issuerAuth does not verify with the x5chain leaf")
+    mso = cbor2.loads(cbor2.loads(auth[2]).value)
+    if mso["docType"] != "org.iso.18013.5.1.IT.WalletAttestation" or mso["digestAlgorithm"] != "SHA-256":
+        raise ValueError("docType or digestAlgorithm")
+    elements = {}
+    for namespace, items in issuer_signed["nameSpaces"].items():
+        for tagged in items:
+            item = cbor2.loads(tagged.value)
+            if mso["valueDigests"][namespace][item["digestID"]] != sha256(cbor2.dumps(tagged)):
+                raise ValueError(f"digest of {item['elementIdentifier']}")
+            elements[(namespace, item["elementIdentifier"])] = item["elementValue"]
+    namespace = "org.iso.18013.5.1.IT"
+    if elements.get((namespace, "sub")) != tp or sorted(n for _, n in elements) != ["aal", "sub", "wallet_link", "wallet_name"]:
+        raise ValueError(f"elements {sorted(elements)}")
+    device_key = mso["deviceKeyInfo"]["deviceKey"]
+    if device_key.get(-2) != b64url_decode(jwk["x"]) or device_key.get(-3) != b64url_decode(jwk["y"]):
+        raise ValueError("deviceKey is not cnf")
+    validity = mso["validityInfo"]
+    if (int(validity["validFrom"].timestamp()), int(validity["validUntil"].timestamp())) != (jwt_claims["iat"], jwt_claims["exp"]):
+        raise ValueError("validity differs from the jwt's")
+
+
+def check_formats(attestations: list, root: x509.Certificate, entity_configuration: str, jwk: dict) -> dict:
+    """Each format checked on its own: "ok" or what failed."""
+    tp = thumbprint(jwk)
+    by_format = {a.get("format"): a.get("wallet_attestation") for a in attestations}
+    results = {}
+    jwt_claims = None
+    try:
+        jwt_claims = check_jwt(by_format["jwt"], root, entity_configuration, tp)
+        results["jwt"] = "ok"
+    except Exception as error:  # noqa: BLE001 - reported to the test, which names the failure
+        results["jwt"] = f"{type(error).__name__}: {error}"
+    for name, check in (("dc+sd-jwt", lambda t: check_sd_jwt(t, root, tp, jwt_claims or {})),
+                        ("mso_mdoc", lambda t: check_mdoc(t, root, tp, jwk, jwt_claims or {}))):
+        try:
+            check(by_format[name])
+            results[name] = "ok"
+        except Exception as error:  # noqa: BLE001
+            results[name] = f"{type(error).__name__}: {error}"
+    if [a.get("format") for a in attestations] != ["jwt", "dc+sd-jwt", "mso_mdoc"]:
+        results["order"] = f"{[a.get('format') for a in attestations]}"
+    results["tampered"] = tampering_is_detected(by_format, root, entity_configuration, jwk, jwt_claims or {})
+    return results
+
+
+def tampering_is_detected(by_format: dict, root: x509.Certificate, entity_configuration: str, jwk: dict,
+                          jwt_claims: dict) -> str:
+    """The checks above are not vacuous: one signed part of each format changed must fail its check."""
+    tp = thumbprint(jwk)
+    header, payload, signature = by_format["jwt"].split(".")
+    claims = jwt_payload(by_format["jwt"])
+    claims["sub"] = "someone-else"
+    issuer_jwt, *disclosures, last = by_format["dc+sd-jwt"].split("~")
+    forged = b64url(compact(["c2FsdHNhbHRzYWx0c2FsdA", "wallet_name", "Evil Wallet"]).encode())
+    raw = b64url_decode(by_format["mso_mdoc"])
+    tampered = {
+        "jwt": lambda: check_jwt(".".join([header, b64url(compact(claims).encode()), signature]), root,
+                                 entity_configuration, tp),
+        "dc+sd-jwt": lambda: check_sd_jwt("~".join([issuer_jwt, forged, *disclosures[1:], last]), root, tp, jwt_claims),
+        "mso_mdoc": lambda: check_mdoc(b64url(raw.replace(b"Tessera Wallet", b"Tessera Wallex", 1)), root, tp, jwk,
+                                       jwt_claims),
+    }
+    undetected = []
+    for name, check in tampered.items():
+        try:
+            check()
+            undetected.append(name)
+        except Exception:  # noqa: BLE001 - a failure is what is expected here
+            pass
+    return "ok" if not undetected else f"tampering not detected: {undetected}"
+
+
 # ---- HTTP ------------------------------------------------------------------------------------------------------------
 
 class Provider:
@@ -346,30 +525,39 @@ class AndroidDevice:
 # ---- requests --------------------------------------------------------------------------------------------------------
 
 class Client:
-    def __init__(self, provider: Provider):
+    def __init__(self, provider: Provider, signing_root: x509.Certificate | None = None):
         self.provider = provider
+        self.signing_root = signing_root
         self.results: list[dict] = []
 
-    def report(self, case: str, status: int, content_type: str, body: bytes, key_thumbprint: str | None = None):
+    def report(self, case: str, status: int, content_type: str, body: bytes, key: dict | None = None):
         error = None
         bound = None
+        formats = None
+        revoked = None
         text = body.decode("utf-8", "replace")
         try:
             parsed = json.loads(text)
         except ValueError:
             parsed = None
+        token = None
         if isinstance(parsed, dict):
             error = parsed.get("error")
+            revoked = parsed.get("is_revoked")
             token = parsed.get("wallet_attestation")
-            if token is None and isinstance(parsed.get("wallet_attestations"), list) and parsed["wallet_attestations"]:
-                token = parsed["wallet_attestations"][0].get("wallet_attestation")
-        else:
+            attestations = parsed.get("wallet_attestations")
+            if isinstance(attestations, list) and attestations:
+                token = attestations[0].get("wallet_attestation")
+                if key is not None and self.signing_root is not None:
+                    _, _, ec = self.provider.call("GET", "/.well-known/openid-federation")
+                    formats = check_formats(attestations, self.signing_root, ec.decode(), key)
+        elif parsed is None:
             token = text if status == 200 and text.count(".") == 2 else None
-        if token and key_thumbprint:
+        if token and key is not None:
             payload = jwt_payload(token)
-            bound = thumbprint(payload.get("cnf", {}).get("jwk", {})) == key_thumbprint
+            bound = thumbprint(payload.get("cnf", {}).get("jwk", {})) == thumbprint(key)
         line = {"case": case, "status": status, "error": error, "content_type": content_type.split(";")[0],
-                "attestation_bound": bound}
+                "attestation_bound": bound, "formats": formats, "is_revoked": revoked}
         self.results.append(line)
         print(compact(line), flush=True)
 
@@ -385,7 +573,8 @@ class Client:
               counter: int | None = None, claim_tamper: str | None = None, jws_tamper: str | None = None,
               tag: str | None = None):
         """One Wallet Attestation request. version 0.7.1: the pre-1.0 client (POST /token JSON); 1.0: v1.0.0
-        (POST /wallet-attestations). The keyword arguments select the IT-Wallet texts' spellings or a tampering."""
+        (POST /wallet-attestations). The keyword arguments select the IT-Wallet texts' spellings or a tampering;
+        transport "json-0.9.3" posts the war+jwt as {"assertion"} to /wallet-attestation (the 0.9.3 text)."""
         wp = self.provider.base
         challenge = challenge or self.provider.nonce()
         key = ec.generate_private_key(ec.SECP256R1())
@@ -424,19 +613,37 @@ class Client:
         if version == "1.0":
             status, content_type, body = self.provider.call(
                 "POST", "/wallet-attestations", compact({"assertion": assertion}).encode(), "application/json")
+        elif transport == "json-0.9.3":
+            status, content_type, body = self.provider.call(
+                "POST", "/wallet-attestation", compact({"assertion": assertion}).encode(), "application/json")
         elif (transport or "json") == "json":
             status, content_type, body = self.provider.call(
                 "POST", "/token", compact({"grant_type": GRANT_TYPE, "assertion": assertion}).encode(), "application/json")
         else:
             form = urllib.parse.urlencode({"grant_type": GRANT_TYPE, "assertion": assertion}).encode()
             status, content_type, body = self.provider.call("POST", "/token", form, "application/x-www-form-urlencoded")
-        self.report(case, status, content_type, body, tp)
+        self.report(case, status, content_type, body, jwk)
         return challenge
+
+    def instance_status(self, case: str, tag: str | None):
+        """GET /wallet-instances/{tag}/status (tag None: /wallet-instances/current/status), with the session."""
+        path = f"/wallet-instances/{tag}/status" if tag else "/wallet-instances/current/status"
+        status, content_type, body = self.provider.call("GET", path, session=True)
+        self.report(case, status, content_type, body)
+
+    def revoke(self, case: str, tag: str):
+        """PUT /wallet-instances/{tag}/status {"status": "REVOKED"}: the production client's revocation."""
+        status, content_type, body = self.provider.call(
+            "PUT", f"/wallet-instances/{tag}/status", compact({"status": "REVOKED"}).encode(), "application/json",
+            session=True)
+        self.report(case, status, content_type, body)
 
 
 def run(args) -> int:
     authority = Authority(args.dir)
-    client = Client(Provider(args.provider, args.session))
+    with open(args.signing_root, "rb") as f:
+        signing_root = x509.load_pem_x509_certificate(f.read())
+    client = Client(Provider(args.provider, args.session), signing_root)
     signer_digest = sha256(args.android_signer.encode())
 
     ios = IOSDevice(authority, args.apple_app)
@@ -449,6 +656,7 @@ def run(args) -> int:
     client.token("ios token, var+jwt, iss <WP>/<tp>", ios, transport="form", typ="var+jwt", iss="concatenated",
                  audience="spec")
     client.token("ios token, 1.0 text: client_data with nonce", ios, version="1.0", client_data_member="nonce")
+    client.token("ios token, 0.9.3 text (/wallet-attestation JSON)", ios, transport="json-0.9.3", audience="spec")
     # Tampering: each changes one signed part; the counter moves on so only the tampering can fail.
     client.token("tamper: ios hardware_signature by another key", ios, proof_tamper="signature")
     client.token("tamper: ios authenticatorData counter", ios, proof_tamper="counter")
@@ -464,9 +672,15 @@ def run(args) -> int:
     client.token("tamper: lifetime two hours", ios, lifetime=7200)
     client.token("tamper: war+jwt with nonce", ios, claim_tamper="challenge-claim-name")
     client.token("tamper: wp-war+jwt with challenge", ios, version="1.0", claim_tamper="challenge-claim-name")
+    client.token("tamper: 1.0 request signed by another key than cnf", ios, version="1.0", jws_tamper="other-key")
+    client.token("tamper: 1.0 iss names another key", ios, version="1.0", iss="other")
+    client.token("tamper: war+jwt at /wallet-attestations", ios, version="1.0", typ="war+jwt")
     used = client.token("ios token before a replay of its challenge", ios)
     client.token("tamper: challenge used twice", ios, challenge=used)
     client.token("tamper: unknown hardware_key_tag", ios, tag=b64url(os.urandom(32)))
+    used = client.token("ios 1.0 token before a replay of its nonce", ios, version="1.0")
+    client.token("tamper: 1.0 nonce used twice", ios, version="1.0", challenge=used)
+    client.token("tamper: 1.0 unknown hardware_key_tag", ios, version="1.0", tag=b64url(os.urandom(32)))
 
     android = AndroidDevice(authority, args.android_package, signer_digest)
     client.register("android register (Base64.DEFAULT chain)", challenge := client.provider.nonce(),
@@ -484,6 +698,12 @@ def run(args) -> int:
                     other.hardware_key_tag, other.attestation(challenge, line_length_tamper=True))
     client.register("android register, 1.0 text: nonce member", challenge := client.provider.nonce(),
                     other.hardware_key_tag, other.attestation(challenge), challenge_member="nonce")
+    # The production client's status calls name the instance by its hardware key tag; "current" is the newest.
+    client.instance_status("android status (production client)", android.hardware_key_tag)
+    client.instance_status("current status (production client)", None)
+    client.revoke("android revoke (production client PUT)", android.hardware_key_tag)
+    client.instance_status("android status after revocation", android.hardware_key_tag)
+    client.token("tamper: android 1.0 token after revocation", android, version="1.0")
     return 0
 
 # ---- IT-Wallet 1.3 (io-react-native-wallet "1.3.3") and 1.5: Wallet Instance and Key Attestations -------------------
@@ -501,26 +721,15 @@ def run(args) -> int:
 # (jwcrypto). With --pdnd the PID Provider's "Notify User Death" call is made too (PDND voucher and
 # Agid-JWT-Signature under the peer's root; the provider runs with --pdnd-trust DIR/root.pem).
 
-def b64url_decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
 def verified_document(token: str, root: x509.Certificate) -> dict | None:
-    """The payload of `token` when its x5c (leaf first) chains to `root` now and the leaf's key signed it."""
-    from jwcrypto import jwk as jwcrypto_jwk, jws as jwcrypto_jws
+    """The header and payload of `token` when its x5c (leaf first) chains to `root` now and the leaf's key signed it."""
     try:
-        header = json.loads(b64url_decode(token.split(".")[0]))
-        chain = [x509.load_der_x509_certificate(base64.b64decode(entry)) for entry in header.get("x5c", [])]
-        if not chain:
-            return None
-        now = datetime.datetime.now(datetime.timezone.utc)
-        for certificate, issuer in zip(chain, chain[1:] + [root]):
-            certificate.verify_directly_issued_by(issuer)
-            if not certificate.not_valid_before_utc <= now <= certificate.not_valid_after_utc:
-                return None
-        verifier = jwcrypto_jws.JWS()
+        verifier = JWS()
         verifier.deserialize(token)
-        verifier.verify(jwcrypto_jwk.JWK.from_pyca(chain[0].public_key()), alg="ES256")
+        header = verifier.jose_header
+        chain = x5c_chain(header.get("x5c", []))
+        chain_to_root(chain, root)
+        verifier.verify(jose_jwk.JWK.from_pyca(chain[0].public_key()), alg="ES256")
         return {"header": header, "claims": json.loads(verifier.payload)}
     except Exception:  # any failure is "not verified"; the test reads the flag
         return None
@@ -722,6 +931,7 @@ def main() -> int:
     runner.add_argument("--apple-app", required=True, help="TEAMID.BUNDLEID")
     runner.add_argument("--android-package", required=True)
     runner.add_argument("--android-signer", required=True, help="the text whose SHA-256 is the signing digest")
+    runner.add_argument("--signing-root", required=True, help="PEM trust anchor of the provider's attestation signing chain")
     attestations = commands.add_parser("attestations")
     for option in ("--dir", "--provider", "--session", "--apple-app", "--android-package", "--android-signer",
                    "--signing-root"):

@@ -12,11 +12,37 @@ enum OpenAPIDocument {
             "503": {"$ref": "#/components/responses/Error"}}
     """#
 
+    /// The IT-Wallet Wallet Attestation error table (0.9.3, 1.0).
+    private static let attestationErrors = #"""
+    "400": {"$ref": "#/components/responses/Error"}, "403": {"$ref": "#/components/responses/Error"},
+                "404": {"$ref": "#/components/responses/Error"}, "413": {"$ref": "#/components/responses/Error"},
+                "422": {"$ref": "#/components/responses/Error"}, "500": {"$ref": "#/components/responses/Error"},
+                "503": {"$ref": "#/components/responses/Error"}
+    """#
+
+    /// The IT-Wallet 1.0 Wallet Instance management error table.
+    private static let managementErrors = #"""
+    "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
+                "403": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"},
+                "500": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Error"}
+    """#
+
+    /// The revocation operation, served by PATCH, POST and PUT …/status.
+    private static let revocation = #"""
+    "security": [{"session": []}], "parameters": [{"$ref": "#/components/parameters/ManagedInstance"}],
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Revocation"}}}},
+            "responses": {"204": {"description": "revoked (also when it already was)"},
+              "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
+              "403": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"},
+              "413": {"$ref": "#/components/responses/Error"}, "422": {"$ref": "#/components/responses/Error"},
+              "500": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Error"}}
+    """#
+
     static let json = #"""
     {
       "openapi": "3.0.3",
       "info": {"title": "Tessera Wallet Provider", "version": "1.0.0",
-               "description": "IT-Wallet Wallet Provider: federation metadata, nonces, Wallet Instance registration, Wallet Attestations, accounts."},
+               "description": "IT-Wallet Wallet Provider: federation metadata, nonces, Wallet Instance registration and management, Wallet Attestations (0.9, 0.9.3, 1.0), accounts."},
       "paths": {
         "/.well-known/openid-federation": {"get": {"summary": "Entity Configuration", "responses": {
           "200": {"description": "signed entity statement", "content": {"application/entity-statement+jwt": {"schema": {"type": "string"}}}}}}},
@@ -24,7 +50,11 @@ enum OpenAPIDocument {
           "200": {"description": "nonce", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Nonce"}}}},
           "500": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Error"}}}},
         "/wallet-instance": {"post": {"summary": "Register a Wallet Instance (IT-Wallet 0.7-0.9 path)", \#(registration)}},
-        "/wallet-instances": {"post": {"summary": "Register a Wallet Instance (the production client and 1.0 path)", \#(registration)}},
+        "/wallet-instances": {"post": {"summary": "Register a Wallet Instance (the production client and 1.0 path)", \#(registration)},
+          "get": {"summary": "The account's Wallet Instances (IT-Wallet 1.0 retrieval)", "security": [{"session": []}],
+            "responses": {"200": {"description": "every instance of the account", "content": {"application/json": {"schema": {
+              "type": "array", "items": {"$ref": "#/components/schemas/ManagedInstance"}}}}},
+              \#(managementErrors)}}},
         "/token": {"post": {"summary": "Wallet Attestation, IT-Wallet 0.7-0.9 (JWT bearer grant; war+jwt or var+jwt)",
           "requestBody": {"required": true, "content": {
             "application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/TokenRequest"}},
@@ -36,16 +66,34 @@ enum OpenAPIDocument {
             "400": {"$ref": "#/components/responses/Error"}, "403": {"$ref": "#/components/responses/Error"},
             "413": {"$ref": "#/components/responses/Error"}, "500": {"$ref": "#/components/responses/Error"},
             "503": {"$ref": "#/components/responses/Error"}}}},
-        "/wallet-attestations": {"post": {"summary": "Wallet Attestations, IT-Wallet 1.0 (wp-war+jwt)",
-          "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["assertion"],
-            "additionalProperties": false, "properties": {"assertion": {"type": "string"}}}}}},
-          "responses": {"200": {"description": "the attestations, one per format", "content": {"application/json": {"schema": {
-            "type": "object", "required": ["wallet_attestations"], "properties": {"wallet_attestations": {"type": "array", "items": {
-              "type": "object", "required": ["format", "wallet_attestation"],
-              "properties": {"format": {"type": "string"}, "wallet_attestation": {"type": "string"}}}}}}}}},
-            "400": {"$ref": "#/components/responses/Error"}, "403": {"$ref": "#/components/responses/Error"},
-            "413": {"$ref": "#/components/responses/Error"}, "500": {"$ref": "#/components/responses/Error"},
-            "503": {"$ref": "#/components/responses/Error"}}}},
+        "/wallet-attestation": {"post": {"summary": "Wallet Attestation, IT-Wallet 0.9.3 (war+jwt or var+jwt as JSON; the JWT itself back)",
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AssertionBody"}}}},
+          "responses": {"200": {"description": "wallet-attestation+jwt", "content": {"application/jwt": {"schema": {"type": "string"}}}},
+            \#(attestationErrors)}}},
+        "/wallet-attestations": {"post": {"summary": "Wallet Attestations, IT-Wallet 1.0 (wp-war+jwt): jwt, dc+sd-jwt and mso_mdoc",
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AssertionBody"}}}},
+          "responses": {"200": {"description": "the attestations, one per format, bound to the same key", "content": {"application/json": {"schema": {
+            "type": "object", "required": ["wallet_attestations"], "properties": {"wallet_attestations": {"type": "array", "minItems": 3, "maxItems": 3,
+              "items": {"type": "object", "required": ["format", "wallet_attestation"],
+                "properties": {"format": {"type": "string", "enum": ["jwt", "dc+sd-jwt", "mso_mdoc"]}, "wallet_attestation": {"type": "string"}}}}}}}}},
+            \#(attestationErrors)}}},
+        "/wallet-instances/{id}": {
+          "get": {"summary": "One Wallet Instance of the account (IT-Wallet 1.0 retrieval)", "security": [{"session": []}],
+            "parameters": [{"$ref": "#/components/parameters/ManagedInstance"}],
+            "responses": {"200": {"description": "instance", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ManagedInstance"}}}},
+              \#(managementErrors)}},
+          "patch": {"summary": "Revoke a Wallet Instance (IT-Wallet 1.0)", \#(revocation)},
+          "post": {"summary": "Revoke a Wallet Instance (IT-Wallet 1.0, POST alternative)", \#(revocation)}},
+        "/wallet-instances/{id}/status": {
+          "get": {"summary": "A Wallet Instance's revocation status (production client)", "security": [{"session": []}],
+            "parameters": [{"$ref": "#/components/parameters/ManagedInstance"}],
+            "responses": {"200": {"description": "status", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InstanceStatus"}}}},
+              \#(managementErrors)}},
+          "put": {"summary": "Revoke a Wallet Instance (production client)", \#(revocation)}},
+        "/wallet-instances/current/status": {"get": {"summary": "The account's newest valid Wallet Instance (else its newest): status",
+          "security": [{"session": []}],
+          "responses": {"200": {"description": "status", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InstanceStatus"}}}},
+            \#(managementErrors)}}},
         "/api/accounts": {"post": {"summary": "Sign up (the TOTP factor is confirmed by the first login)",
           "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SignUp"}}}},
           "responses": {"201": {"description": "account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Account"}}}},
@@ -81,7 +129,9 @@ enum OpenAPIDocument {
       "components": {
         "securitySchemes": {"session": {"type": "http", "scheme": "bearer"}},
         "parameters": {"InstanceID": {"name": "id", "in": "path", "required": true,
-          "description": "base64url(SHA-256(hardware_key_tag))", "schema": {"type": "string"}}},
+          "description": "base64url(SHA-256(hardware_key_tag))", "schema": {"type": "string"}},
+          "ManagedInstance": {"name": "id", "in": "path", "required": true,
+            "description": "the instance id, base64url(SHA-256(hardware_key_tag)), or the hardware key tag itself", "schema": {"type": "string"}}},
         "responses": {"Error": {"description": "error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}},
         "schemas": {
           "Error": {"type": "object", "required": ["error", "error_description"],
@@ -91,6 +141,16 @@ enum OpenAPIDocument {
             "description": "the challenge in challenge (0.7-0.9, the production client) or nonce (1.0), exactly one of them",
             "properties": {"challenge": {"type": "string"}, "nonce": {"type": "string"}, "key_attestation": {"type": "string"},
               "hardware_key_tag": {"type": "string"}, "is_renewal": {"type": "boolean"}}},
+          "AssertionBody": {"type": "object", "required": ["assertion"], "additionalProperties": false,
+            "properties": {"assertion": {"type": "string"}}},
+          "Revocation": {"type": "object", "required": ["status"], "additionalProperties": false,
+            "properties": {"status": {"type": "string", "enum": ["REVOKED"]}}},
+          "ManagedInstance": {"type": "object", "required": ["id", "status", "iat", "platform"],
+            "properties": {"id": {"type": "string"}, "status": {"type": "string", "enum": ["ACTIVE", "REVOKED"]},
+              "iat": {"type": "integer"}, "platform": {"type": "string", "enum": ["ios", "android"]},
+              "revoked_at": {"type": "integer"}, "revocation_reason": {"type": "string"}}},
+          "InstanceStatus": {"type": "object", "required": ["id", "is_revoked"],
+            "properties": {"id": {"type": "string"}, "is_revoked": {"type": "boolean"}, "revocation_reason": {"type": "string"}}},
           "TokenRequest": {"type": "object", "required": ["grant_type", "assertion"],
             "properties": {"grant_type": {"type": "string", "enum": ["urn:ietf:params:oauth:grant-type:jwt-bearer"]}, "assertion": {"type": "string"}}},
           "SignUp": {"type": "object", "required": ["email", "password"],

@@ -42,16 +42,18 @@ struct Routes: Sendable {
             }
             return JSONBody.response(["wallet_attestation": .string(jwt)])
         }
-        // IT-Wallet 1.0: `{"assertion": wp-war+jwt}` → `{"wallet_attestations": [{format, wallet_attestation}]}`.
+        // IT-Wallet 0.9.3: `{"assertion": war+jwt}` → the `wallet-attestation+jwt` itself (`application/jwt`).
+        routes.on(.POST, "wallet-attestation", body: .collect(maxSize: "256kb")) { request async throws -> Response in
+            let jwt = try await provider.token.walletAttestation(assertion: try AttestationRequestBody.assertion(of: request, .json))
+            var headers = HTTPHeaders()
+            headers.replaceOrAdd(name: .contentType, value: WalletAttestation.mediaType)
+            headers.add(name: .cacheControl, value: "no-store")
+            return Response(status: .ok, headers: headers, body: .init(string: jwt))
+        }
+        // IT-Wallet 1.0: `{"assertion": wp-war+jwt}` → `{"wallet_attestations": [{format, wallet_attestation}, …]}`.
         routes.on(.POST, "wallet-attestations", body: .collect(maxSize: "256kb")) { request async throws -> Response in
-            guard let json = JSONBody.object(of: request), json.count == 1, let assertion = json["assertion"]?.stringValue else {
-                throw WireError(.badRequest, "invalid_request", "the body must be the JSON object {\"assertion\": …}")
-            }
-            let jwt = try await provider.token.issue(
-                assertion: assertion, accepting: [.walletProvider], attestationType: WalletAttestation.clientAttestationType)
-            return JSONBody.response([
-                "wallet_attestations": [["format": "jwt", "wallet_attestation": .string(jwt)]],
-            ])
+            JSONBody.response(try await provider.token.walletAttestations(
+                assertion: try AttestationRequestBody.assertion(of: request, .json)))
         }
         routes.get("openapi.json") { _ -> Response in
             var headers = HTTPHeaders()
@@ -59,6 +61,7 @@ struct Routes: Sendable {
             return Response(status: .ok, headers: headers, body: .init(string: OpenAPIDocument.json))
         }
         AttestationRoutes(box: box).register(on: routes)
+        InstanceManagementRoutes(box: box).register(on: routes)
         AccountRoutes(box: box).register(on: routes.grouped("api"))
         PortalRoutes(box: box).register(on: routes.grouped("portal"))
     }

@@ -15,7 +15,7 @@ struct AttestationRoutes: Sendable {
         for version in [ITWalletVersion.v1_3, .v1_5] {
             routes.on(.POST, Self.path(ITWalletEndpoint.attestation(version)), body: .collect(maxSize: size)) { request async throws -> Response in
                 let jwt = try await provider.attestations.service.walletInstanceAttestation(
-                    assertion: try AttestationRequestBody.assertion(of: request), version: version)
+                    assertion: try AttestationRequestBody.assertion(of: request, .jsonOrCompact), version: version)
                 return JSONBody.response(["wallet_instance_attestation": .string(jwt)])
             }
         }
@@ -29,7 +29,7 @@ struct AttestationRoutes: Sendable {
         for endpoint in keyAttestations {
             routes.on(.POST, Self.path(endpoint.path), body: .collect(maxSize: size)) { request async throws -> Response in
                 let jwt = try await provider.attestations.service.keyAttestation(
-                    assertion: try AttestationRequestBody.assertion(of: request), version: endpoint.version)
+                    assertion: try AttestationRequestBody.assertion(of: request, .jsonOrCompact), version: endpoint.version)
                 return JSONBody.response([endpoint.member: .string(jwt)])
             }
         }

@@ -4,8 +4,8 @@ import TesseraCore
 import TesseraJOSE
 
 /// The provider's OpenID Federation Entity Configuration (IT-Wallet "Wallet Provider metadata"): a self-signed
-/// `entity-statement+jwt` with `iss` = `sub` = the entity identifier, its federation keys, and the
-/// `wallet_provider` and `federation_entity` metadata. Signed once and served from memory until a quarter of its
+/// `entity-statement+jwt` with `iss` = `sub` = the entity identifier, its federation keys, and the metadata of
+/// every version it speaks (`EntityMetadata`). Signed once and served from memory until a quarter of its
 /// lifetime is left, then signed again.
 final class EntityConfigurationIssuer: Sendable {
     static let mediaType = "application/entity-statement+jwt"
@@ -32,33 +32,15 @@ final class EntityConfigurationIssuer: Sendable {
     }
 
     private func sign(now: Date, expiresAt: Date) throws(WalletProviderError) -> String {
-        let jwks: JSONValue = ["keys": [.object(key.publicJWK.jsonObject)]]
-        let organization = configuration.organization
         let claims: JSONObject = [
             "iss": .string(baseURL),
             "sub": .string(baseURL),
             "iat": .integer(Int64(now.timeIntervalSince1970)),
             "exp": .integer(Int64(expiresAt.timeIntervalSince1970)),
             "authority_hints": .array(configuration.authorityHints.map { .string($0) }),
-            "jwks": jwks,
-            "metadata": [
-                "wallet_provider": [
-                    "jwks": jwks,
-                    "token_endpoint": .string(baseURL + "/token"),
-                    "nonce_endpoint": .string(baseURL + "/nonce"),
-                    "aal_values_supported": [.string(configuration.aal)],
-                    "grant_types_supported": [.string(WalletAttestationRequest.grantType)],
-                    "token_endpoint_auth_methods_supported": ["private_key_jwt"],
-                    "token_endpoint_auth_signing_alg_values_supported": ["ES256"],
-                ],
-                "federation_entity": [
-                    "organization_name": .string(organization.organizationName),
-                    "homepage_uri": .string(organization.homepageURI),
-                    "tos_uri": .string(organization.tosURI),
-                    "policy_uri": .string(organization.policyURI),
-                    "logo_uri": .string(organization.logoURI),
-                ],
-            ],
+            // The federation keys: they sign Entity Statements only (attestation keys are in the metadata).
+            "jwks": ["keys": [.object(key.publicJWK.jsonObject)]],
+            "metadata": .object(EntityMetadata.object(configuration: configuration, baseURL: baseURL)),
         ]
         let header: JSONObject = ["typ": "entity-statement+jwt", "kid": .string(key.kid)]
         do {

@@ -2,8 +2,9 @@ import Crypto
 import Foundation
 import TesseraJOSE
 
-/// The provider's ES256 signing key, kept as `provider-key.pem` (mode 0600, created with that mode) in the
-/// provider's directory. It signs the Entity Configuration and every Wallet Attestation; it is never logged.
+/// The provider's federation key (ES256), kept as `provider-key.pem` (mode 0600, created with that mode) in the
+/// provider's directory. It signs the Entity Configuration (attestations are signed by the X.509 signing identity,
+/// `ProviderSigningIdentity`) and the portal's MAC key derives from it; it is never logged.
 struct ProviderKey: Sendable {
     let signingKey: JWSSigningKey
     /// The public JWK with `kid` = its RFC 7638 thumbprint.

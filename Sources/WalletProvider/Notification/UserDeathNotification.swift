@@ -62,7 +62,7 @@ struct UserDeathNotification: Sendable {
             let store = InstanceStore(db: tx)
             for account in accounts.sorted() {
                 let ids = try await store.list(accountID: account).map(\.id)
-                let revoked = try await store.markRevoked(ids: ids, accountID: account, now: now)
+                let revoked = try await store.markRevoked(ids: ids, accountID: account, reason: .revokedByProvider, now: now)
                 outcome.alsoRevoked += revoked.filter { !named.contains($0) }.count
                 // The purge flips every entry of the account's instances to INVALID before deleting the rows.
                 try await AccountStore(db: tx).purge(accountID: account)

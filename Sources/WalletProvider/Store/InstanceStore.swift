@@ -19,9 +19,19 @@ struct WalletInstanceRow: Codable, Sendable {
     let pid_status: String
     let created_at: Double
     let revoked_at: Double?
+    let revocation_reason: String?
 }
 
 enum InstanceStatus: String, Sendable { case valid, revoked }
+/// Why an instance was revoked, in the production backend's vocabulary (io-wallet `revocation_reason`:
+/// `CERTIFICATE_REVOKED_BY_ISSUER`, `NEW_WALLET_INSTANCE_CREATED`, `WALLET_INSTANCE_RENEWAL`, `REVOKED_BY_USER`).
+enum RevocationReason: String, Sendable {
+    /// The user revoked it: web portal, account API, or the 1.0 management API with their session.
+    case revokedByUser = "REVOKED_BY_USER"
+    /// The provider revoked it on another party's word (the PID Provider's "Notify User Death"). The production
+    /// client knows only the four reasons above and shows this one as "revoked by the Wallet Provider".
+    case revokedByProvider = "CERTIFICATE_REVOKED_BY_ISSUER"
+}
 /// What the provider knows of the instance's PID: none yet, active, or revoked because a newer instance of the
 /// same user obtained one (only one Valid instance per user).
 enum PIDStatus: String, Sendable { case none, active, revoked }
@@ -83,20 +93,23 @@ struct InstanceStore: Sendable {
     }
 
     /// Revokes an instance of the account: its hardware key tag and public key leave the account (kept only as
-    /// `revoked_key_tag`, so the instance can be told it was revoked), and every status list entry of it (1.5 WIA,
-    /// 1.3/1.5 Key Attestations) becomes INVALID, in one transaction. The provider's one revocation: the portal, the
-    /// account API and the management endpoints call it. False when there is no such valid instance.
-    func revoke(id: String, accountID: String, now: Date) async throws(WireError) -> Bool {
+    /// `revoked_key_tag`, so the instance can be told it was revoked, with `reason`), and every status list entry of
+    /// it (1.5 WIA, 1.3/1.5 Key Attestations) becomes INVALID, in one transaction. The provider's one revocation: the
+    /// portal, the account API and the management endpoints call it. False when there is no such valid instance.
+    func revoke(
+        id: String, accountID: String, reason: RevocationReason = .revokedByUser, now: Date
+    ) async throws(WireError) -> Bool {
         try await db.transaction { tx in
-            let revoked = try await InstanceStore(db: tx).markRevoked(ids: [id], accountID: accountID, now: now)
+            let revoked = try await InstanceStore(db: tx).markRevoked(ids: [id], accountID: accountID, reason: reason, now: now)
             try await StatusListStore.invalidate(instanceIDs: revoked, on: tx)
             return !revoked.isEmpty
         }
     }
 
-    /// The valid instances among `ids` (of `accountID`, when given) become revoked; returns their ids. Rows are
-    /// taken in id order, so concurrent revocations of overlapping sets never wait on each other in a cycle.
-    func markRevoked(ids: [String], accountID: String?, now: Date) async throws(WireError) -> [String] {
+    /// The valid instances among `ids` (of `accountID`, when given) become revoked for `reason`; returns their ids.
+    /// Rows are taken in id order, so concurrent revocations of overlapping sets never wait on each other in a cycle.
+    /// Callers flip the status list entries in the same transaction (`StatusListStore.invalidate`).
+    func markRevoked(ids: [String], accountID: String?, reason: RevocationReason, now: Date) async throws(WireError) -> [String] {
         struct Row: Decodable { let id: String }
         return try await db.run { sql in
             var revoked: [String] = []
@@ -106,6 +119,7 @@ struct InstanceStore: Sendable {
                     .set("hardware_key_tag", to: SQLLiteral.null).set("public_key", to: SQLLiteral.null)
                     .set("status", to: SQLBind(InstanceStatus.revoked.rawValue))
                     .set("revoked_at", to: SQLBind(now.timeIntervalSince1970))
+                    .set("revocation_reason", to: SQLBind(reason.rawValue))
                     .where("id", .equal, id).where("status", .equal, InstanceStatus.valid.rawValue)
                 if let accountID { update = update.where("account_id", .equal, accountID) }
                 if try await update.returning("id").first(decoding: Row.self) != nil { revoked.append(id) }

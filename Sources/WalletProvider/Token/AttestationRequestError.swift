@@ -1,9 +1,14 @@
 import ServiceSupport
 
-/// The rule an attestation request broke. The parser and the prover name the rule; each endpoint answers with its
-/// own version's error table (`ErrorTable`), so one check serves every version.
+/// The rule an attestation request broke. The body reader, the parser and the prover name the rule; each endpoint
+/// answers with its version's error table (`ErrorTable`), so one check serves every version.
 enum AttestationRequestError: Error, Sendable, Equatable {
-    /// The request's shape: not a JWS, a claim missing or mistyped, a limit exceeded.
+    /// A required member of the body or of the request JWT is absent (its name).
+    case missing(String)
+    /// Not shaped as the endpoint defines: a body that is not the expected JSON object or content type, an unknown
+    /// body member, a claim the request's version does not define (`challenge` in a `nonce` request and back).
+    case unexpected(String)
+    /// Present but not in its required form: not a JWS, a claim mistyped, a limit exceeded.
     case malformed(String)
     /// A `typ` this endpoint does not take (the description names the ones it does).
     case unacceptedType(String)
@@ -36,11 +41,15 @@ enum AttestationRequestError: Error, Sendable, Equatable {
 
     /// The error tables of the versions.
     enum ErrorTable: Sendable {
-        /// 0.9 `/token` and 1.0 `/wallet-attestations` as served so far: RFC 6749 §5.2 codes (`invalid_request` for
-        /// shapes, `invalid_grant` for failed proofs, 403 for an unknown or revoked instance).
+        /// The 0.7–0.9 `/token` grant: RFC 6749 §5.2 codes (`invalid_request` for shapes, `invalid_grant` for failed
+        /// proofs, 403 for an unknown or revoked instance and a refused device).
         case oauth
-        /// IT-Wallet 1.3 / 1.5 Wallet Instance and Key Attestation endpoints ("… Error Response" tables):
-        /// 400 bad_request, 403 invalid_request, 403 integrity_check_error, 404 not_found.
+        /// The IT-Wallet JSON endpoints: 0.9.3 `/wallet-attestation` (`wallet-solution.rst`), 1.0.x "Mobile
+        /// Application Key Binding Error Response", and the 1.3 / 1.5 Wallet Instance and Key Attestation endpoints,
+        /// whose tables are the 1.0 one plus rows for `keys_to_attest`: 400 `bad_request` (missing or unknown
+        /// parameters), 400 `invalid_request` (a request type not served here), 422 `validation_error` (a parameter
+        /// not in its required format), 403 `invalid_request` (every failed proof, a revoked instance), 403
+        /// `integrity_check_error` (a device below the minimum), 404 `not_found` (an unknown instance).
         case itWallet
     }
 
@@ -53,7 +62,8 @@ enum AttestationRequestError: Error, Sendable, Equatable {
 
     private var oauth: WireError {
         switch self {
-        case .malformed(let text), .unacceptedType(let text), .proofMalformed(let text):
+        case .missing(let name): WireError(.badRequest, "invalid_request", "\(name) is missing")
+        case .unexpected(let text), .malformed(let text), .unacceptedType(let text), .proofMalformed(let text):
             WireError(.badRequest, "invalid_request", text)
         case .signatureInvalid(let text), .notCurrent(let text), .audience(let text), .issuer(let text),
             .hardwareProof(let text), .instanceMismatch(let text), .keysToAttest(let text):
@@ -67,8 +77,10 @@ enum AttestationRequestError: Error, Sendable, Equatable {
 
     private var itWallet: WireError {
         switch self {
-        case .malformed(let text), .proofMalformed(let text): WireError(.badRequest, "bad_request", text)
+        case .missing(let name): WireError(.badRequest, "bad_request", "\(name) is missing")
+        case .unexpected(let text): WireError(.badRequest, "bad_request", text)
         case .unacceptedType(let text): WireError(.badRequest, "invalid_request", text)
+        case .malformed(let text), .proofMalformed(let text): WireError(.unprocessableEntity, "validation_error", text)
         case .signatureInvalid(let text), .notCurrent(let text), .audience(let text), .issuer(let text),
             .hardwareProof(let text), .integrityAssertion(let text), .instanceMismatch(let text), .keysToAttest(let text):
             WireError(.forbidden, "invalid_request", text)

@@ -54,7 +54,7 @@ struct KeyAttestationElement: Sendable {
             }
             return text
         }
-        let reader = ClaimReader(claims: claims)
+        let reader = ClaimReader(claims: claims, context: name + ".")
         self.position = position
         self.jws = jws
         self.key = key

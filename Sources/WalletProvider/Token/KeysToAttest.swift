@@ -9,9 +9,8 @@ struct KeysToAttest: Sendable {
     let elements: [KeyAttestationElement]
 
     init(_ value: JSONValue?) throws(AttestationRequestError) {
-        guard let array = value?.arrayValue, !array.isEmpty else {
-            throw .malformed("keys_to_attest is missing or empty")
-        }
+        guard let value else { throw .missing("keys_to_attest") }
+        guard let array = value.arrayValue, !array.isEmpty else { throw .malformed("keys_to_attest is not a non-empty array") }
         guard array.count <= Self.maxCount else { throw .malformed("keys_to_attest has more than \(Self.maxCount) keys") }
         var elements: [KeyAttestationElement] = []
         var seen = Set<String>()

@@ -1,24 +1,21 @@
 import Foundation
+import ITWalletProtocol
 import ServiceSupport
 import TesseraJOSE
 
-/// The Wallet Attestation (IT-Wallet v0.9): a `wallet-attestation+jwt` signed by the provider, bound to the
+/// The Wallet Attestation of IT-Wallet 0.9 (`wallet-attestation.rst`): a `wallet-attestation+jwt` bound to the
 /// wallet's ephemeral key (`cnf.jwk`, `sub` = its thumbprint), valid at most 24 hours, with the wallet's
-/// authorization-server-like metadata that relying parties read.
+/// authorization-server-like metadata relying parties read. Its header carries `trust_chain` (required by 0.9).
 enum WalletAttestation {
-    static let type = "wallet-attestation+jwt"
-    /// The `typ` of the 1.0 `jwt` format (OAuth 2.0 Attestation-Based Client Authentication).
-    static let clientAttestationType = "oauth-client-attestation+jwt"
+    static let type = ITWalletType.walletAttestation
     static let mediaType = "application/jwt"
 
-    static func sign(
-        key: ProviderKey, type: String = type, issuer: String, ephemeralKey: JWK, aal: String, now: Date, lifetime: TimeInterval
-    ) throws(WireError) -> String {
-        let claims: JSONObject = [
-            "iss": .string(issuer),
-            "sub": .string(ephemeralKey.thumbprintBase64URL()),
-            "aal": .string(aal),
-            "cnf": ["jwk": .object(ephemeralKey.jsonObject)],
+    static func claims(_ subject: AttestedInstance) -> JSONObject {
+        [
+            "iss": .string(subject.issuer),
+            "sub": .string(subject.thumbprint),
+            "aal": .string(subject.aal),
+            "cnf": ["jwk": .object(subject.key.jsonObject)],
             "authorization_endpoint": "eudiw:",
             "response_types_supported": ["vp_token"],
             "response_modes_supported": ["form_post.jwt"],
@@ -28,14 +25,12 @@ enum WalletAttestation {
             ],
             "request_object_signing_alg_values_supported": ["ES256"],
             "presentation_definition_uri_supported": false,
-            "iat": .integer(Int64(now.timeIntervalSince1970)),
-            "exp": .integer(Int64(now.addingTimeInterval(min(lifetime, 86_400)).timeIntervalSince1970)),
+            "iat": .integer(subject.iat),
+            "exp": .integer(subject.exp),
         ]
-        let header: JSONObject = ["typ": .string(type), "kid": .string(key.kid)]
-        do {
-            return try CompactJWS.sign(header: header, claims: claims, key: key.signingKey).compact
-        } catch {
-            throw WireError.server
-        }
+    }
+
+    static func sign(_ subject: AttestedInstance, with signer: AttestationSigner) throws(WireError) -> String {
+        try signer.sign(typ: type, claims: claims(subject), carrying: [.trustChain])
     }
 }

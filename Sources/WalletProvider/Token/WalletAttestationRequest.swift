@@ -90,8 +90,9 @@ struct WalletAttestationRequest: Sendable {
         }
         guard jws.algorithm.rawValue == "ES256" else { throw .malformed("the assertion must be signed with ES256") }
         guard let claims = try? jws.payloadJSON() else { throw .malformed("the assertion's payload is not a JSON object") }
-        guard let jwkObject = claims["cnf"]?["jwk"]?.objectValue, let jwk = try? JWK(json: jwkObject), !jwk.isPrivate else {
-            throw .malformed("cnf.jwk is missing or not a public JWK")
+        guard let cnf = claims["cnf"] else { throw .missing("cnf") }
+        guard let jwkObject = cnf["jwk"]?.objectValue, let jwk = try? JWK(json: jwkObject), !jwk.isPrivate else {
+            throw .malformed("cnf.jwk is not a public JWK")
         }
         let reader = ClaimReader(claims: claims)
         let thumbprint = jwk.thumbprintBase64URL()
@@ -99,7 +100,7 @@ struct WalletAttestationRequest: Sendable {
         // Each version names the challenge one way; the other name is not a synonym within one request.
         let otherChallengeClaim = type.challengeClaim == "nonce" ? "challenge" : "nonce"
         guard claims[otherChallengeClaim] == nil else {
-            throw .malformed("\(type.rawValue) carries the challenge in \(type.challengeClaim), not \(otherChallengeClaim)")
+            throw .unexpected("\(type.rawValue) carries the challenge in \(type.challengeClaim), not \(otherChallengeClaim)")
         }
         self.type = type
         self.jws = jws
@@ -154,7 +155,7 @@ struct WalletAttestationRequest: Sendable {
     /// production client and the 1.5 text send none). Every one present must name it.
     func checkAudience(provider: String) throws(AttestationRequestError) {
         let wrong = AttestationRequestError.audience("the assertion is not addressed to this Wallet Provider")
-        if type == .walletProvider, aud == nil { throw wrong }
+        if type == .walletProvider, aud == nil { throw .missing("aud") }
         guard type.namesWalletSolution || aud != nil || sub != nil else { throw wrong }
         for value in [aud, sub].compactMap({ $0 }) where !Self.namesProvider(value, provider) { throw wrong }
     }
@@ -190,23 +191,26 @@ struct WalletAttestationRequest: Sendable {
     }
 }
 
-/// Typed reads of a claims set; a missing or mistyped claim is `malformed` naming it.
+/// Typed reads of a claims set: an absent claim is `missing`, one of another type `malformed`, each named with
+/// `context` (e.g. `keys_to_attest[1].`) before it.
 struct ClaimReader: Sendable {
     let claims: JSONObject
+    var context = ""
 
     func string(_ name: String) throws(AttestationRequestError) -> String {
-        guard let value = claims[name]?.stringValue, !value.isEmpty else { throw .malformed("\(name) is missing") }
-        return value
+        guard let text = try optional(name) else { throw .missing(context + name) }
+        return text
     }
 
     func optional(_ name: String) throws(AttestationRequestError) -> String? {
         guard let value = claims[name] else { return nil }
-        guard let text = value.stringValue, !text.isEmpty else { throw .malformed("\(name) is not a non-empty string") }
+        guard let text = value.stringValue, !text.isEmpty else { throw .malformed("\(context + name) is not a non-empty string") }
         return text
     }
 
     func time(_ name: String) throws(AttestationRequestError) -> Date {
-        guard let value = claims[name]?.int64Value else { throw .malformed("\(name) is missing") }
-        return Date(timeIntervalSince1970: TimeInterval(value))
+        guard let value = claims[name] else { throw .missing(context + name) }
+        guard let seconds = value.int64Value else { throw .malformed("\(context + name) is not a NumericDate") }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }

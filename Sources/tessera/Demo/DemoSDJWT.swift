@@ -38,16 +38,6 @@ enum DemoSDJWT {
         }
     }
 
-    /// The demo's Status List Token, served from memory.
-    struct InMemoryStatusLists: StatusListFetcher {
-        let tokens: [String: String]
-        struct NotFound: Error {}
-        func statusListToken(at uri: URL) async throws -> String {
-            guard let token = tokens[uri.absoluteString] else { throw NotFound() }
-            return token
-        }
-    }
-
     static func run(now: Date, random: any RandomSource) async throws {
         print("== Test PID issuer → holder → verifier (SD-JWT VC, RFC 9901) ==")
         let clock = FixedClock(now)
@@ -99,7 +89,7 @@ enum DemoSDJWT {
 
         let policy = SDJWTVerificationPolicy.sdJWTVC(
             issuerKeySource: .x5c(anchors: [root.certificate]), expectedAudience: audience, expectedNonce: nonce,
-            statusCheck: StatusListCheck(fetcher: InMemoryStatusLists(tokens: [statusURI: statusToken.jwt.compact])))
+            statusCheck: StatusListCheck(fetcher: InMemoryStatusListFetcher(tokens: [statusURI: statusToken.jwt.compact])))
         let outcome = await SDJWTVerifier(policy: policy, clock: clock).verify(presentation)
         var shown = outcome.processedClaims
         shown["cnf"] = nil

@@ -21,8 +21,9 @@ struct ProviderServe: AsyncParsableCommand {
         abstract: "Run the Wallet Provider (federation metadata, nonce, registration, Wallet Attestations, accounts).",
         discussion: """
             Rows are kept in SQLite ($TESSERA_HOME/provider/provider.sqlite, WAL) unless --database or DATABASE_URL \
-            names another (sqlite://PATH or postgres://…). The signing key is $TESSERA_HOME/provider/provider-key.pem \
-            (0600, created on first start). Apple App Attest and Android key attestations are checked against Apple's \
+            names another (sqlite://PATH or postgres://…). The federation key (it signs the Entity Configuration) is \
+            $TESSERA_HOME/provider/provider-key.pem (0600, created on first start); attestations are signed with \
+            --signing-cert/--signing-key. Apple App Attest and Android key attestations are checked against Apple's \
             and Google's roots; --trust-test-attestation-root adds the test root of `tessera wallet-instance` (Linux \
             test integrity service) — never in production.
             """)
