@@ -398,6 +398,7 @@ let package = Package(
                 "DeviceAttestation",
                 "ServiceSupport",
                 "WalletInstanceKit",
+                "ITWalletProtocol",
                 "WalletProvider",
                 "Argon2",
                 "LedgerProtocol",

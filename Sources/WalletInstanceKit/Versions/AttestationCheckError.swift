@@ -8,6 +8,8 @@ public enum AttestationCheckError: Error, Sendable, Equatable, CustomStringConve
     case versionNotAdvertised(ITWalletVersion, advertised: [ITWalletVersion])
     /// The provider advertises no version this wallet speaks.
     case noCommonVersion(advertised: [ITWalletVersion])
+    /// The version has no Key Attestation (IT-Wallet before 1.3), or the provider advertises none that has.
+    case keyAttestationUnavailable(ITWalletVersion?)
     /// The document is not a compact JWS (or its payload is not a JSON object).
     case notJWS(String)
     /// `typ` is not the one the version issues.
@@ -33,6 +35,8 @@ public enum AttestationCheckError: Error, Sendable, Equatable, CustomStringConve
         case .versionNotAdvertised(let version, let advertised):
             return "the provider does not advertise IT-Wallet \(version.rawValue) (it advertises \(Self.list(advertised)))"
         case .noCommonVersion(let advertised): return "no IT-Wallet version in common (the provider advertises \(Self.list(advertised)))"
+        case .keyAttestationUnavailable(let version):
+            return version.map { "IT-Wallet \($0.rawValue) has no Key Attestation (1.3 and 1.5 have)" } ?? "the provider advertises no version with Key Attestation"
         case .notJWS(let what): return "\(what) is not a compact JWS with a JSON payload"
         case .wrongType(let expected, let found): return "typ is \(found ?? "absent"), expected \(expected)"
         case .untrustedSignature(let why): return "the signature does not lead to a trusted anchor: \(why.joined(separator: "; "))"

@@ -65,3 +65,11 @@ struct IssuedVersionedAttestation: Sendable {
         record.clientStatus = clientStatus
     }
 }
+
+extension WalletInstanceRecord {
+    /// The version the instance speaks: the recorded one, or 0.9 for an instance activated before versions were
+    /// recorded (the 0.9 `/token` flow was the only one), nil for one never activated.
+    var keptVersion: ITWalletVersion? {
+        specVersion ?? (walletAttestation != nil ? .v0_9 : nil)
+    }
+}

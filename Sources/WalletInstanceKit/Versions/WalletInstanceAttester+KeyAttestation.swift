@@ -13,10 +13,8 @@ extension WalletInstanceAttester {
             throw .notActivated
         }
         let entity = try await discover(provider: provider)
-        let version = try negotiate(entity, forced: spec ?? record.specVersion)
-        guard version.hasKeyAttestation, let path = ITWalletEndpoint.keyAttestation(version) else {
-            throw .attestation(.versionNotAdvertised(.v1_3, advertised: [version]))
-        }
+        let version = try keyAttestationVersion(entity, forced: spec, kept: record.keptVersion)
+        guard let path = ITWalletEndpoint.keyAttestation(version) else { throw .attestation(.keyAttestationUnavailable(version)) }
         guard count >= 1, count <= 16 else { throw .integrity("between 1 and 16 keys per request") }
         let nonce = try await exchange.nonce(try entity.url(ITWalletEndpoint.nonce))
         var walletKeys: [AttestedWalletKey] = []
@@ -40,6 +38,19 @@ extension WalletInstanceAttester {
         let kept = KeptKeyAttestation(version: version.rawValue, jwt: document, keyIDs: walletKeys.map(\.keyID), expiresAt: expiresAt)
         _ = try update { $0.keyAttestations = ($0.keyAttestations ?? []) + [kept] }
         return kept
+    }
+
+    /// A forced version must be advertised and have Key Attestation; else the instance's version when it has one,
+    /// else the newest advertised version that has.
+    func keyAttestationVersion(_ entity: ProviderEntity, forced: ITWalletVersion?, kept: ITWalletVersion?) throws(WalletInstanceError) -> ITWalletVersion {
+        if let forced {
+            let version = try negotiate(entity, forced: forced)
+            guard version.hasKeyAttestation else { throw .attestation(.keyAttestationUnavailable(version)) }
+            return version
+        }
+        if let kept, kept.hasKeyAttestation, entity.versions.contains(kept) { return kept }
+        guard let newest = entity.versions.filter(\.hasKeyAttestation).max() else { throw .attestation(.keyAttestationUnavailable(nil)) }
+        return newest
     }
 
     private func checkKeyAttestation(

@@ -52,7 +52,7 @@ public struct WalletInstanceAttester: Sendable {
         let version = try negotiate(entity, forced: spec)
         if version == .v0_9 {
             _ = try await client.activate(provider: provider, session: session)
-            return try update { $0.specVersion = .v0_9 }
+            return try update(keptAs09)
         }
         let current = try client.store.load()
         guard current.state.after(.activated) != nil else { throw .illegalTransition(from: current.state, event: .activated) }
@@ -79,14 +79,14 @@ public struct WalletInstanceAttester: Sendable {
         let record = try activeRecord()
         guard let provider = record.providerURL else { throw .notActivated }
         let entity = try await discover(provider: provider)
-        let version = try negotiate(entity, forced: spec ?? record.specVersion)
+        let version = try negotiate(entity, forced: spec ?? record.keptVersion)
         if version == .v0_9 {
             do {
                 _ = try await client.reissue()
             } catch .instanceRevoked {
                 throw .instanceRevoked
             }
-            return try update { $0.specVersion = .v0_9 }
+            return try update(keptAs09)
         }
         do {
             let issued = try await obtain(version, from: entity, record: record)
@@ -149,6 +149,15 @@ public struct WalletInstanceAttester: Sendable {
         change(&record)
         try client.store.save(record)
         return record
+    }
+
+    /// After the 0.9 flow kept its `wallet-attestation+jwt`: the version, its `iat`, and nothing of another version.
+    func keptAs09(_ record: inout WalletInstanceRecord) {
+        record.specVersion = .v0_9
+        record.attestationFormats = nil
+        record.clientStatus = nil
+        let iat = record.walletAttestation.flatMap { try? CompactJWS(parsing: $0).payloadJSON()["iat"]?.int64Value }
+        record.attestationIssuedAt = iat.map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
     /// WI REV seen online: the hardware key is deleted and the kept attestations forgotten.

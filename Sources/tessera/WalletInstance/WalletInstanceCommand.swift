@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HolderKit
+import ITWalletProtocol
 import TesseraJOSE
 import WalletInstanceKit
 import WalletProvider
@@ -16,12 +17,20 @@ struct WalletInstanceCommand: AsyncParsableCommand {
             which the provider must be started with: --trust-test-attestation-root). The account login (e-mail, password and \
             the TOTP secret, as an authenticator app keeps it) is in $TESSERA_HOME/wallet/account.json after `signup`.
             """,
-        subcommands: [Signup.self, Activate.self, Status.self, Attest.self, Revoke.self, TestRoot.self])
+        subcommands: [Signup.self, Activate.self, Status.self, Attest.self, KeyAttest.self, Revoke.self, TestRoot.self])
 
     struct Options: ParsableArguments {
         @Option(help: "Wallet directory (default: $TESSERA_HOME/wallet).") var wallet: String?
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var tls: TLSTrustOptions
+    }
+
+    /// `--spec` and `--anchor`, for the commands that speak a version with the provider.
+    struct VersionOptions: ParsableArguments {
+        @Option(help: "IT-Wallet version to speak: 0.9, 1.0, 1.3 or 1.5 (default: the newest the provider advertises; it must advertise a forced one).")
+        var spec: ITWalletVersion?
+        @Option(help: "Trust anchor (PEM) of the provider's attestation signing chain (default: $TESSERA_HOME/provider/signing/root.pem).")
+        var anchor: String?
     }
 
     /// `signup`: creates the account at the provider and keeps its login.
@@ -42,14 +51,16 @@ struct WalletInstanceCommand: AsyncParsableCommand {
     struct Activate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Activate the Wallet Instance (Installed → Operational).")
         @Option(help: "The Wallet Provider's URL (default: the one of `signup`).") var provider: String?
+        @OptionGroup var versions: VersionOptions
         @OptionGroup var options: Options
 
         func run() async throws {
             let context = try WalletInstanceContext(wallet: options.wallet)
             var account = try context.account()
             let session = try await account.logIn()
+            let attester = try context.attester(anchor: versions.anchor)
             do {
-                let record = try await context.client.activate(provider: provider ?? account.provider, session: session)
+                let record = try await attester.activate(provider: provider ?? account.provider, session: session, spec: versions.spec)
                 context.print(record, json: options.json)
             } catch {
                 throw UserFacingError("\(error)")
@@ -84,25 +95,53 @@ struct WalletInstanceCommand: AsyncParsableCommand {
         }
     }
 
-    /// `attest`: a fresh Wallet Attestation, printed.
+    /// `attest`: a fresh Wallet (Instance) Attestation in the instance's version (or `--spec`), verified, kept and
+    /// printed with its decoded claims (1.0: all three formats).
     struct Attest: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Obtain a fresh Wallet Attestation and print it.")
+        static let configuration = CommandConfiguration(abstract: "Obtain a fresh Wallet (Instance) Attestation and print it with its claims.")
+        @OptionGroup var versions: VersionOptions
         @OptionGroup var options: Options
 
         func run() async throws {
             let context = try WalletInstanceContext(wallet: options.wallet)
             let record: WalletInstanceRecord
             do {
-                record = try await context.client.reissue()
+                record = try await context.attester(anchor: versions.anchor).attest(spec: versions.spec)
+            } catch let error as UserFacingError {
+                throw error
             } catch {
                 throw UserFacingError("\(error)")
             }
-            guard let jwt = record.walletAttestation else { throw UserFacingError("no Wallet Attestation") }
+            print(options.json ? JSONValue.object(AttestationPrinter.json(record)).serializedString : AttestationPrinter.text(record))
+        }
+    }
+
+    /// `key-attest`: new wallet key(s), attested by the test authority, and a Key Attestation for them (1.3, 1.5).
+    struct KeyAttest: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "key-attest", abstract: "Obtain a Key Attestation (IT-Wallet 1.3/1.5) for new wallet keys and print it.")
+        @Option(help: "How many wallet keys to create and attest in one request.") var keys = 1
+        @OptionGroup var versions: VersionOptions
+        @OptionGroup var options: Options
+
+        func run() async throws {
+            let context = try WalletInstanceContext(wallet: options.wallet)
+            let kept: KeptKeyAttestation
+            do {
+                kept = try await context.attester(anchor: versions.anchor).keyAttest(keys: context.integrity, count: keys, spec: versions.spec)
+            } catch let error as UserFacingError {
+                throw error
+            } catch {
+                throw UserFacingError("\(error)")
+            }
+            let claims = AttestationPrinter.claims(format: "jwt", kept.jwt)
             if options.json {
-                let claims = (try? CompactJWS(parsing: jwt).payloadJSON()).map { JSONValue.object($0) } ?? .null
-                print(JSONValue.object(["wallet_attestation": .string(jwt), "claims": claims]).serializedString)
+                let ids: [JSONValue] = kept.keyIDs.map { .string($0) }
+                print(JSONValue.object([
+                    "spec": .string(kept.version), "key_attestation": .string(kept.jwt), "key_ids": .array(ids), "claims": claims,
+                ]).serializedString)
             } else {
-                print(jwt)
+                print("spec: \(kept.version)\nkeys: \(kept.keyIDs.joined(separator: ", "))\nclaims: \(claims.serializedString)\n\(kept.jwt)")
             }
         }
     }
@@ -135,3 +174,5 @@ struct WalletInstanceCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension ITWalletVersion: ExpressibleByArgument {}

@@ -5,6 +5,7 @@ import TesseraJOSE
 import WalletInstanceKit
 import WalletProvider
 import TesseraHTTP
+import TesseraTrust
 import WalletInstanceKitTesting
 
 /// The pieces the `wallet-instance` commands share: the instance store, the key store, the test integrity
@@ -12,14 +13,26 @@ import WalletInstanceKitTesting
 struct WalletInstanceContext {
     let walletDirectory: URL
     let client: WalletInstanceClient
+    /// The test integrity service, which also makes and attests wallet keys for Key Attestation.
+    let integrity: TestDeviceIntegrityService
 
     init(wallet: String?) throws {
         walletDirectory = TesseraHome.wallet(wallet)
-        let integrity = TestDeviceIntegrityService(
+        integrity = TestDeviceIntegrityService(
             keys: FileKeyStore(directory: walletDirectory.appendingPathComponent("keys")),
             authority: try TestIntegrity.authority(), application: TestIntegrity.androidApp)
         client = WalletInstanceClient(
             store: WalletInstanceStore(directory: walletDirectory), integrity: integrity, http: SharedHTTP.client)
+    }
+
+    /// The versioned flows (1.0, 1.3, 1.5), trusting `anchor` (PEM; default: the local provider's test signing root,
+    /// $TESSERA_HOME/provider/signing/root.pem) for the provider's x5c. The test integrity service plays Android.
+    func attester(anchor: String?) throws -> WalletInstanceAttester {
+        let path = anchor ?? TesseraHome.url.appendingPathComponent("provider/signing/root.pem").path
+        guard let pem = FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) }),
+            let anchors = try? TrustAnchors(pemBundle: pem), !anchors.isEmpty
+        else { throw UserFacingError("no trust anchor for the provider's signing chain at \(path) (--anchor PEM)") }
+        return WalletInstanceAttester(client: client, anchors: anchors.certificates, solution: .init(platform: .android))
     }
 
     /// The wallet's credentials (`tessera wallet add-pid` puts the PID there) against the instance's state.
@@ -36,12 +49,14 @@ struct WalletInstanceContext {
             var object: JSONObject = ["state": .string(record.state.rawValue)]
             if let provider = record.providerURL { object["provider"] = .string(provider) }
             if let id = record.instanceID { object["instance_id"] = .string(id) }
+            if let spec = record.specVersion { object["spec"] = .string(spec.rawValue) }
             if let expiry = record.attestationExpiresAt { object["attestation_expires_at"] = .integer(Int64(expiry.timeIntervalSince1970)) }
             object["history"] = .array(record.history.map { .object(["event": .string($0.event), "from": .string($0.from.rawValue), "to": .string($0.to.rawValue)]) })
             Swift.print(JSONValue.object(object).serializedString)
         } else {
             Swift.print("state: \(record.state.rawValue)")
             if let provider = record.providerURL { Swift.print("provider: \(provider)") }
+            if let spec = record.specVersion { Swift.print("spec: IT-Wallet \(spec.rawValue)") }
             for step in record.history { Swift.print("  \(step.event): \(step.from.rawValue) → \(step.to.rawValue)") }
         }
     }
