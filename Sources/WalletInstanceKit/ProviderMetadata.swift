@@ -20,28 +20,14 @@ public struct ProviderMetadata: Sendable {
     /// own `jwks`, `iss` and `sub`, `iat`/`exp` at `now` (60 s of clock skew on `iat`) and the two endpoints. Every
     /// failure is ``WalletInstanceError/untrustedProvider(_:)``.
     public init(entityConfiguration jwt: String, expectedEntityID: String, at now: Date) throws(WalletInstanceError) {
-        guard let jws = try? CompactJWS(parsing: jwt) else { throw .untrustedProvider("the entity configuration is not a JWS") }
-        guard jws.type == "entity-statement+jwt" else { throw .untrustedProvider("typ is not entity-statement+jwt") }
-        guard let claims = try? jws.payloadJSON() else { throw .untrustedProvider("no claims") }
-        let keys = (claims["jwks"]?["keys"]?.arrayValue ?? []).compactMap { $0.objectValue.flatMap { try? JWK(json: $0) } }
-        guard let key = keys.first(where: { $0.kid != nil && $0.kid == jws.keyID }),
-            let verification = try? JWSVerificationKey(jwk: key), (try? jws.verify(with: verification)) != nil
-        else { throw .untrustedProvider("the entity configuration is not signed by a key of its own jwks") }
-        guard let iss = claims["iss"]?.stringValue, iss == claims["sub"]?.stringValue, iss == expectedEntityID else {
-            throw .untrustedProvider("iss and sub must both be \(expectedEntityID)")
-        }
-        guard let exp = claims["exp"]?.int64Value, Date(timeIntervalSince1970: TimeInterval(exp)) > now,
-            let iat = claims["iat"]?.int64Value, Date(timeIntervalSince1970: TimeInterval(iat)) <= now.addingTimeInterval(60)
-        else { throw .untrustedProvider("the entity configuration is expired or not yet valid") }
+        let (claims, keys) = try EntityConfigurationCheck.claims(of: jwt, expectedEntityID: expectedEntityID, at: now)
         guard let metadata = claims["metadata"]?["wallet_provider"]?.objectValue,
             let token = metadata["token_endpoint"]?.stringValue.flatMap(URL.init(string:)),
             let nonce = metadata["nonce_endpoint"]?.stringValue.flatMap(URL.init(string:))
         else { throw .untrustedProvider("metadata.wallet_provider with token_endpoint and nonce_endpoint is missing") }
-        let attestationKeys = (metadata["jwks"]?["keys"]?.arrayValue ?? []).compactMap {
-            $0.objectValue.flatMap { try? JWK(json: $0) }
-        }
+        let attestationKeys = EntityConfigurationCheck.keys(metadata["jwks"])
         guard !attestationKeys.isEmpty else { throw .untrustedProvider("metadata.wallet_provider.jwks has no key") }
-        entityID = iss
+        entityID = expectedEntityID
         tokenEndpoint = token
         nonceEndpoint = nonce
         self.keys = keys

@@ -183,22 +183,7 @@ public struct WalletInstanceClient: Sendable {
     }
 
     private func perform(_ request: HTTPRequest, expect: Int) async throws(WalletInstanceError) -> HTTPResponse {
-        let response: HTTPResponse
-        do {
-            response = try await http.send(request)
-        } catch {
-            throw .transport("\(error)")
-        }
-        guard response.status == expect else {
-            let body = (try? JSONValue.parse(response.body))?.objectValue
-            let error = body?["error"]?.stringValue ?? "http_\(response.status)"
-            let description = body?["error_description"]?.stringValue ?? ""
-            if response.status == 403, error == "invalid_grant", description.contains("revoked") || description.contains("no wallet instance") {
-                throw .instanceRevoked
-            }
-            throw .provider(status: response.status, error: error, description: description)
-        }
-        return response
+        try await ProviderExchange(http: http).perform(request, expect: expect)
     }
 }
 

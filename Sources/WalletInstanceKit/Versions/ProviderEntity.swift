@@ -20,25 +20,12 @@ public struct ProviderEntity: Sendable {
     /// Checks `jwt` fetched from `expectedEntityID` at `now` (60 s of skew on `iat`); every failure is
     /// ``WalletInstanceError/untrustedProvider(_:)``.
     public init(entityConfiguration jwt: String, expectedEntityID: String, at now: Date) throws(WalletInstanceError) {
-        guard let jws = try? CompactJWS(parsing: jwt), let claims = try? jws.payloadJSON() else {
-            throw .untrustedProvider("the entity configuration is not a JWS")
-        }
-        guard jws.type == ITWalletType.entityStatement else { throw .untrustedProvider("typ is not entity-statement+jwt") }
-        let keys = Self.keys(claims["jwks"])
-        guard let key = keys.first(where: { $0.kid != nil && $0.kid == jws.keyID }),
-            let verification = try? JWSVerificationKey(jwk: key), (try? jws.verify(with: verification)) != nil
-        else { throw .untrustedProvider("the entity configuration is not signed by a key of its own jwks") }
-        guard let iss = claims["iss"]?.stringValue, iss == claims["sub"]?.stringValue, iss == expectedEntityID else {
-            throw .untrustedProvider("iss and sub must both be \(expectedEntityID)")
-        }
-        guard let exp = claims["exp"]?.int64Value, Date(timeIntervalSince1970: TimeInterval(exp)) > now,
-            let iat = claims["iat"]?.int64Value, Date(timeIntervalSince1970: TimeInterval(iat)) <= now.addingTimeInterval(60)
-        else { throw .untrustedProvider("the entity configuration is expired or not yet valid") }
+        let (claims, _) = try EntityConfigurationCheck.claims(of: jwt, expectedEntityID: expectedEntityID, at: now)
         let metadata = claims["metadata"]?.objectValue ?? [:]
-        entityID = iss
+        entityID = expectedEntityID
         versions = ITWalletMetadata.versions(advertisedBy: metadata)
         let types = [ITWalletMetadata.walletProvider, ITWalletMetadata.walletSolution, ITWalletMetadata.openIDWalletProvider]
-        attestationKeys = types.flatMap { Self.keys(metadata[$0]?["jwks"]) }
+        attestationKeys = types.flatMap { EntityConfigurationCheck.keys(metadata[$0]?["jwks"]) }
         self.jwt = jwt
     }
 
@@ -46,9 +33,5 @@ public struct ProviderEntity: Sendable {
     func url(_ path: String) throws(WalletInstanceError) -> URL {
         guard let url = URL(string: entityID + path) else { throw .transport("invalid URL \(entityID + path)") }
         return url
-    }
-
-    private static func keys(_ jwks: JSONValue?) -> [JWK] {
-        (jwks?["keys"]?.arrayValue ?? []).compactMap { $0.objectValue.flatMap { try? JWK(json: $0) } }
     }
 }

@@ -40,7 +40,8 @@ struct ProviderExchange: Sendable {
         return object
     }
 
-    private func perform(_ request: HTTPRequest, expect: Int = 200) async throws(WalletInstanceError) -> HTTPResponse {
+    /// `request`, answered with `expect` (a revoked or unknown instance's 403 is ``WalletInstanceError/instanceRevoked``).
+    func perform(_ request: HTTPRequest, expect: Int = 200) async throws(WalletInstanceError) -> HTTPResponse {
         let response: HTTPResponse
         do {
             response = try await http.send(request)

@@ -104,14 +104,8 @@ struct WalletInstanceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try WalletInstanceContext(wallet: options.wallet)
-            let record: WalletInstanceRecord
-            do {
-                record = try await context.attester(anchor: versions.anchor).attest(spec: versions.spec)
-            } catch let error as UserFacingError {
-                throw error
-            } catch {
-                throw UserFacingError("\(error)")
-            }
+            let attester = try context.attester(anchor: versions.anchor)
+            let record = try await userFacing { () async throws(WalletInstanceError) in try await attester.attest(spec: versions.spec) }
             print(options.json ? JSONValue.object(AttestationPrinter.json(record)).serializedString : AttestationPrinter.text(record))
         }
     }
@@ -126,13 +120,9 @@ struct WalletInstanceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try WalletInstanceContext(wallet: options.wallet)
-            let kept: KeptKeyAttestation
-            do {
-                kept = try await context.attester(anchor: versions.anchor).keyAttest(keys: context.integrity, count: keys, spec: versions.spec)
-            } catch let error as UserFacingError {
-                throw error
-            } catch {
-                throw UserFacingError("\(error)")
+            let attester = try context.attester(anchor: versions.anchor)
+            let kept = try await userFacing { () async throws(WalletInstanceError) in
+                try await attester.keyAttest(keys: context.integrity, count: keys, spec: versions.spec)
             }
             let claims = AttestationPrinter.claims(format: "jwt", kept.jwt)
             if options.json {
@@ -176,3 +166,12 @@ struct WalletInstanceCommand: AsyncParsableCommand {
 }
 
 extension ITWalletVersion: ExpressibleByArgument {}
+
+/// Runs a WalletInstanceKit step; its typed error becomes the sentence the CLI prints.
+private func userFacing<T>(_ step: () async throws(WalletInstanceError) -> T) async throws -> T {
+    do {
+        return try await step()
+    } catch {
+        throw UserFacingError(error.description)
+    }
+}
