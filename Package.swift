@@ -291,7 +291,7 @@ let package = Package(
             name: "WalletProvider",
             dependencies: [
                 "TesseraCore", "TesseraJOSE", "TesseraQR", "Argon2", "DeviceAttestation", "ServiceSupport", "ITWalletProtocol",
-                "TesseraTrust", "TesseraCBOR", "TesseraCOSE", "MDoc", "SDJWT",
+                "TesseraTrust", "TesseraCBOR", "TesseraCOSE", "MDoc", "SDJWT", "TokenStatusList",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Vapor", package: "vapor"),
@@ -596,7 +596,7 @@ let package = Package(
                 "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport", "WalletProvider", "WalletInstanceKit", "DeviceAttestation", "ServiceSupport", "Argon2",
                 "HolderKit", "OpenID4VP", "TesseraJOSE", "TesseraCore", "SDJWT", "MDoc", "TesseraCBOR", "TesseraCOSE",
-                "TesseraTrust",
+                "TesseraTrust", "TokenStatusList",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Vapor", package: "vapor"),

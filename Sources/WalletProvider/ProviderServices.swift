@@ -22,6 +22,8 @@ struct ProviderServices: Sendable {
     let token: TokenService
     /// 1.3 / 1.5: Wallet Instance Attestations, Key Attestations.
     let attestations: InstanceAttestations
+    /// The Token Status Lists those attestations point at.
+    let statusLists: StatusListService
     /// MACs the portal's pre-login CSRF tokens and enrolment tickets (derived from the provider key).
     let portalKey: PortalKey
 
@@ -45,6 +47,7 @@ struct ProviderServices: Sendable {
             configuration: configuration, baseURL: baseURL, db: sql, instances: instances, appAttestVerifier: appAttestVerifier)
         token = TokenService(configuration: configuration, baseURL: baseURL, signer: signer, prover: prover)
         attestations = InstanceAttestations(configuration: configuration, baseURL: baseURL, prover: prover, signer: signer)
+        statusLists = StatusListService(configuration: configuration, baseURL: baseURL, store: StatusListTokenStore(db: sql))
         portalKey = PortalKey(providerKey: key)
     }
 

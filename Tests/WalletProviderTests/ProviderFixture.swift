@@ -172,10 +172,10 @@ struct ProviderFixture {
 
     func request(
         _ method: HTTPRequest.Method, _ path: String, json: JSONObject? = nil, body: Data? = nil,
-        contentType: String? = nil, session: String? = nil
+        contentType: String? = nil, session: String? = nil, headers extra: [(name: String, value: String)] = []
     ) async throws -> Answer {
         guard let url = URL(string: baseURL + path) else { throw FixtureError("bad path \(path)") }
-        var headers: [(name: String, value: String)] = []
+        var headers = extra
         if let contentType { headers.append(("Content-Type", contentType)) } else if json != nil { headers.append(("Content-Type", "application/json")) }
         if let session { headers.append(("Authorization", "Bearer \(session)")) }
         let response = try await http.send(HTTPRequest(method: method, url: url, headers: headers, body: body ?? json?.serialized()))

@@ -12,7 +12,13 @@ enum OpenAPIDocument {
             "503": {"$ref": "#/components/responses/Error"}}
     """#
 
-    /// The IT-Wallet Wallet Attestation error table (0.9.3, 1.0).
+    /// A 1.3 / 1.5 attestation request: JSON `{assertion}` or the JWT itself (the production client's text/plain).
+    private static let attestationRequest = #"""
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AssertionBody"}},
+            "text/plain": {"schema": {"type": "string"}}, "application/jwt": {"schema": {"type": "string"}}}}
+    """#
+
+    /// The IT-Wallet attestation error table (0.9.3, 1.0; 1.3 and 1.5 repeat it).
     private static let attestationErrors = #"""
     "400": {"$ref": "#/components/responses/Error"}, "403": {"$ref": "#/components/responses/Error"},
                 "404": {"$ref": "#/components/responses/Error"}, "413": {"$ref": "#/components/responses/Error"},
@@ -42,7 +48,7 @@ enum OpenAPIDocument {
     {
       "openapi": "3.0.3",
       "info": {"title": "Tessera Wallet Provider", "version": "1.0.0",
-               "description": "IT-Wallet Wallet Provider: federation metadata, nonces, Wallet Instance registration and management, Wallet Attestations (0.9, 0.9.3, 1.0), accounts."},
+               "description": "IT-Wallet Wallet Provider: federation metadata, nonces, Wallet Instance registration and management, Wallet Attestations (0.9, 0.9.3, 1.0), Wallet Instance and Key Attestations (1.3, 1.5), Token Status Lists, accounts."},
       "paths": {
         "/.well-known/openid-federation": {"get": {"summary": "Entity Configuration", "responses": {
           "200": {"description": "signed entity statement", "content": {"application/entity-statement+jwt": {"schema": {"type": "string"}}}}}}},
@@ -77,6 +83,31 @@ enum OpenAPIDocument {
               "items": {"type": "object", "required": ["format", "wallet_attestation"],
                 "properties": {"format": {"type": "string", "enum": ["jwt", "dc+sd-jwt", "mso_mdoc"]}, "wallet_attestation": {"type": "string"}}}}}}}}},
             \#(attestationErrors)}}},
+        "/wallet-instance-attestations": {"post": {"summary": "Wallet Instance Attestation, IT-Wallet 1.3 (wia-request+jwt)",
+          \#(attestationRequest), "responses": {"200": {"description": "oauth-client-attestation+jwt", "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/WalletInstanceAttestation"}}}}, \#(attestationErrors)}}},
+        "/wallet-instance-attestation": {"post": {"summary": "Wallet Instance Attestation, IT-Wallet 1.5 (wia-request+jwt; client_status)",
+          \#(attestationRequest), "responses": {"200": {"description": "oauth-client-attestation+jwt", "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/WalletInstanceAttestation"}}}}, \#(attestationErrors)}}},
+        "/key-attestations": {"post": {"summary": "Key Attestation, IT-Wallet 1.3 (wua-request+jwt; io-wallet's path)",
+          \#(attestationRequest), "responses": {"200": {"description": "key-attestation+jwt", "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/KeyAttestation"}}}}, \#(attestationErrors)}}},
+        "/wallet-unit-attestations": {"post": {"summary": "Key Attestation, IT-Wallet 1.3, by its earlier name (wua-request+jwt)",
+          \#(attestationRequest), "responses": {"200": {"description": "key-attestation+jwt", "content": {"application/json": {"schema": {
+            "type": "object", "required": ["wallet_unit_attestation"], "properties": {"wallet_unit_attestation": {"type": "string"}}}}}},
+            \#(attestationErrors)}}},
+        "/key-attestation": {"post": {"summary": "Key Attestation, IT-Wallet 1.5 (ka-request+jwt; key_storage_status)",
+          \#(attestationRequest), "responses": {"200": {"description": "key-attestation+jwt", "content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/KeyAttestation"}}}}, \#(attestationErrors)}}},
+        "/status-lists/{id}": {"get": {"summary": "A Token Status List (draft-ietf-oauth-status-list §8.1): JWT unless Accept prefers the CWT",
+          "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
+            {"name": "Accept", "in": "header", "required": false, "schema": {"type": "string",
+              "enum": ["application/statuslist+jwt", "application/statuslist+cwt", "*/*"]}}],
+          "responses": {"200": {"description": "the Status List Token; Cache-Control max-age = its ttl", "content": {
+              "application/statuslist+jwt": {"schema": {"type": "string"}},
+              "application/statuslist+cwt": {"schema": {"type": "string", "format": "binary"}}}},
+            "404": {"$ref": "#/components/responses/Error"}, "406": {"$ref": "#/components/responses/Error"},
+            "500": {"$ref": "#/components/responses/Error"}, "503": {"$ref": "#/components/responses/Error"}}}},
         "/wallet-instances/{id}": {
           "get": {"summary": "One Wallet Instance of the account (IT-Wallet 1.0 retrieval)", "security": [{"session": []}],
             "parameters": [{"$ref": "#/components/parameters/ManagedInstance"}],
@@ -143,6 +174,9 @@ enum OpenAPIDocument {
               "hardware_key_tag": {"type": "string"}, "is_renewal": {"type": "boolean"}}},
           "AssertionBody": {"type": "object", "required": ["assertion"], "additionalProperties": false,
             "properties": {"assertion": {"type": "string"}}},
+          "WalletInstanceAttestation": {"type": "object", "required": ["wallet_instance_attestation"],
+            "properties": {"wallet_instance_attestation": {"type": "string"}}},
+          "KeyAttestation": {"type": "object", "required": ["key_attestation"], "properties": {"key_attestation": {"type": "string"}}},
           "Revocation": {"type": "object", "required": ["status"], "additionalProperties": false,
             "properties": {"status": {"type": "string", "enum": ["REVOKED"]}}},
           "ManagedInstance": {"type": "object", "required": ["id", "status", "iat", "platform"],

@@ -62,6 +62,7 @@ struct Routes: Sendable {
         }
         AttestationRoutes(box: box).register(on: routes)
         InstanceManagementRoutes(box: box).register(on: routes)
+        StatusListRoutes(box: box).register(on: routes)
         AccountRoutes(box: box).register(on: routes.grouped("api"))
         PortalRoutes(box: box).register(on: routes.grouped("portal"))
     }

@@ -2,6 +2,7 @@ import Foundation
 import ITWalletProtocol
 import ServiceSupport
 import TesseraJOSE
+import TokenStatusList
 
 /// Wallet Instance Attestations and Key Attestations of 1.3 (as the production client and backend run it) and 1.5:
 /// the request is proven by `AttestationRequestProver` (errors from the IT-Wallet table), the status list entry is
@@ -66,7 +67,7 @@ struct InstanceAttestationService: Sendable {
 
     /// `{"status_list": {"idx", "uri"}}` (TSL §6.2), the uri being the list's exact URL here.
     private func statusClaim(_ entry: StatusAllocation) -> JSONValue {
-        ["status_list": ["idx": .integer(Int64(entry.index)), "uri": .string(baseURL + ITWalletEndpoint.statusList(entry.listID))]]
+        StatusListReference(index: entry.index, uri: StatusListService.uri(listID: entry.listID, baseURL: baseURL)).claim
     }
 
     private func sign(_ typ: String, _ claims: JSONObject) throws(WireError) -> String {
