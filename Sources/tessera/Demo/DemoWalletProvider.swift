@@ -95,6 +95,9 @@ enum DemoWalletProvider {
         show(try await androidClient.revoke(session: session))
         let view = try await androidClient.refreshStatus(session: session)
         print("  the provider's record: status \(view["status"]?.stringValue ?? "?"), hardware key tag removed from the account")
+        try await DemoWalletInstance15.run(
+            provider: server.baseURL, providerDirectory: home.appendingPathComponent("provider"),
+            wallet: home.appendingPathComponent("wallet-15"), authority: authority, session: session)
     }
 
     private static func show(_ record: WalletInstanceRecord) {
