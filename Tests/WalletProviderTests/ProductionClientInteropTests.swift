@@ -153,6 +153,9 @@ extension ProductionClientInteropTests {
             "pdnd: the same call replayed": (401, "invalid_token"),
             "1.5 android wia after the user's death": (404, "not_found"),
         ]
+        for form in ["jwt", "cwt"] {
+            for name in Self.statusListCases.keys { cases["\(name) (\(form))"] = (200, nil) }
+        }
         for platform in ["ios", "android"] {
             cases["1.3 \(platform) wia (text/plain, iss = hardware_key_tag)"] = (200, nil)
             cases["1.3 \(platform) key attestation (/key-attestations)"] = (200, nil)
@@ -162,6 +165,15 @@ extension ProductionClientInteropTests {
         }
         return cases
     }()
+
+    /// The peer's reads of the status list (case name without its form → the statuses at the android instance's
+    /// 1.5 WIA and Key Attestation indices, or at the ios instance's): VALID, then INVALID once the user's death
+    /// revoked the instance, and the same user's other instance with it.
+    static let statusListCases: [String: [Int64]] = [
+        "status list: the android 1.5 WIA and Key Attestation entries": [0, 0],
+        "status list: the same entries after the user's death": [1, 1],
+        "status list: the ios instance's entries (the same user's)": [1, 1],
+    ]
 
     /// The production client's 1.3 requests and the 1.5 text's, from the independent peer, against the provider
     /// library and against `tessera provider serve` (which also takes the PID Provider's PDND call, trusting the
@@ -184,6 +196,12 @@ extension ProductionClientInteropTests {
             #expect(result["status"]?.int64Value.map(Int.init) == expectation.0, "\(name): \(result)")
             #expect(result["error"]?.stringValue == expectation.1, "\(name): \(result)")
             guard expectation.0 == 200 else { continue }
+            if let statuses = Self.statusListCases.first(where: { name.hasPrefix($0.key + " (") })?.value {
+                // Read by the peer's own TSL reader: signed by the x5c / x5chain leaf, chaining to the signing root.
+                #expect(result["verified"]?.boolValue == true && result["sub_matches"]?.boolValue == true, "\(name): \(result)")
+                #expect(result["statuses"] == .array(statuses.map { .integer($0) }), "\(name): \(result)")
+                continue
+            }
             #expect(result["verified"]?.boolValue == true && result["bound"]?.boolValue == true, "\(name): \(result)")
             let claims = result["claims"]?.objectValue ?? [:]
             // 1.3 names the provider in iss; 1.5 has none and points at its status list.
@@ -193,7 +211,10 @@ extension ProductionClientInteropTests {
             }
         }
         var expected = Set(Self.attestationCases.keys)
-        if inProcess { expected.subtract(["pdnd: notify user death", "pdnd: the same call replayed", "1.5 android wia after the user's death"]) }
+        if inProcess {
+            expected.subtract(["pdnd: notify user death", "pdnd: the same call replayed", "1.5 android wia after the user's death"])
+            expected = expected.filter { !$0.hasPrefix("status list: the same entries") && !$0.hasPrefix("status list: the ios instance's") }
+        }
         #expect(seen == expected, "cases not run: \(expected.subtracting(seen))")
     }
 }

@@ -71,6 +71,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from cryptography.x509.oid import NameOID
 
+import status_list_reader  # the independent Token Status List reader beside this file
+
 GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
 
@@ -410,8 +412,8 @@ class Provider:
         self.session = session
 
     def call(self, method: str, path: str, body: bytes | None = None, content_type: str | None = None,
-             session: bool = False) -> tuple[int, str, bytes]:
-        request = urllib.request.Request(self.base + path, data=body, method=method)
+             session: bool = False, headers: dict | None = None) -> tuple[int, str, bytes]:
+        request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
         if content_type:
             request.add_header("Content-Type", content_type)
         if session:
@@ -718,8 +720,10 @@ def run(args) -> int:
 # posted as text/plain. 1.5 as the text says (§12.1.4, §12.1.5): iss = the thumbprint, client_data with "nonce",
 # JSON {"assertion"}; a ka-request+jwt has no top-level integrity_assertion, an iOS key carries its own App Attest
 # assertion. Every attestation is verified here: its x5c chains to --signing-root and its signature verifies
-# (jwcrypto). With --pdnd the PID Provider's "Notify User Death" call is made too (PDND voucher and
-# Agid-JWT-Signature under the peer's root; the provider runs with --pdnd-trust DIR/root.pem).
+# (jwcrypto). The Token Status List the 1.5 documents point at is fetched as JWT and CWT and read with
+# status_list_reader.py (its own zlib and bit reader), its x5c / x5chain chained to --signing-root. With --pdnd the
+# PID Provider's "Notify User Death" call is made too (PDND voucher and Agid-JWT-Signature under the peer's root; the
+# provider runs with --pdnd-trust DIR/root.pem), and the list is read again: the user's entries are INVALID.
 
 def verified_document(token: str, root: x509.Certificate) -> dict | None:
     """The header and payload of `token` when its x5c (leaf first) chains to `root` now and the leaf's key signed it."""
@@ -853,6 +857,38 @@ class AttestationClient:
         path = path or ("/key-attestations" if version == "1.3" else "/key-attestation")
         return self.report(case, *self.post(version, path, assertion), member=member, thumbprints=thumbprints)
 
+    def status_list(self, case: str, references: list[dict]):
+        """The list the references name (one `uri`, TSL §6.2), fetched in each form and read by
+        status_list_reader.py (its own zlib and bit reader; signature by the leaf): one line per form with the
+        statuses at the references' indices, whether `sub` is the `uri` and the x5c / x5chain chains to the
+        signing root."""
+        if not references or any(not isinstance(r, dict) for r in references):
+            raise SystemExit(f"{case}: an attestation carried no status_list reference")
+        uri = references[0]["uri"]
+        if not uri.startswith(self.provider.base + "/") or any(r["uri"] != uri for r in references):
+            raise SystemExit(f"unexpected status list references {references}")
+        for kind, accept in (("jwt", "application/statuslist+jwt"), ("cwt", "application/statuslist+cwt")):
+            status, content_type, body = self.provider.call("GET", uri[len(self.provider.base):], headers={"Accept": accept})
+            line = {"case": f"{case} ({kind})", "status": status, "error": None, "content_type": content_type.split(";")[0]}
+            if status != 200:
+                line["error"] = json.loads(body).get("error")
+            else:
+                try:
+                    if kind == "jwt":
+                        result = status_list_reader.read_jwt(body.decode("ascii"))
+                        chain = x5c_chain(json.loads(b64url_decode(body.decode("ascii").split(".")[0]))["x5c"])
+                    else:
+                        result = status_list_reader.read_cwt(body)
+                        ders = cbor2.loads(cbor2.loads(body).value[0])[33]
+                        chain = [x509.load_der_x509_certificate(d) for d in ([ders] if isinstance(ders, bytes) else ders)]
+                    chain_to_root(chain, self.root)
+                    values = {index: value for index, value in result["non_valid"]}
+                    line.update({"verified": result["signature"] == "valid", "sub_matches": result["sub"] == uri,
+                                 "statuses": [values.get(r["idx"], 0) for r in references]})
+                except Exception as error:  # reported, not raised: the test reads the flag
+                    line.update({"verified": False, "reason": str(error)})
+            print(compact(line), flush=True)
+
     def notify_user_death(self, case: str, authority: Authority, instance_ids: list[str], jti: str | None = None):
         """The PID Provider's call through PDND: voucher and Agid-JWT-Signature (x5c under the peer's root)."""
         signer = ec.generate_private_key(ec.SECP256R1())
@@ -894,13 +930,17 @@ def run_attestations(args) -> int:
     android = AndroidDevice(authority, args.android_package, signer_digest)
     registrar.register("android register", challenge := provider.nonce(), android.hardware_key_tag,
                        android.attestation(challenge))
+    references = {}
     for name, device in (("ios", ios), ("android", android)):
         client.wia(f"1.3 {name} wia (text/plain, iss = hardware_key_tag)", "1.3", device)
         client.key_attestation(f"1.3 {name} key attestation (/key-attestations)", "1.3", device)
         client.key_attestation(f"1.3 {name} wallet unit attestation (/wallet-unit-attestations)", "1.3", device,
                                path="/wallet-unit-attestations", member="wallet_unit_attestation", count=1)
-        client.wia(f"1.5 {name} wia (JSON assertion, iss = thumbprint)", "1.5", device)
-        client.key_attestation(f"1.5 {name} key attestation", "1.5", device, count=3)
+        wia = client.wia(f"1.5 {name} wia (JSON assertion, iss = thumbprint)", "1.5", device)
+        ka = client.key_attestation(f"1.5 {name} key attestation", "1.5", device, count=3)
+        references[name] = [line.get("claims", {}).get(member, {}).get("status", {}).get("status_list")
+                            for line, member in ((wia, "client_status"), (ka, "key_storage_status"))]
+    client.status_list("status list: the android 1.5 WIA and Key Attestation entries", references["android"])
     client.wia("1.3 tamper: iss names another instance", "1.3", ios, iss="another-hardware-key-tag")
     client.wia("1.3 tamper: client_data over another nonce", "1.3", android, nonce_tamper=True)
     client.wia("1.3 tamper: the combined attestations-request+jwt", "1.3", ios, typ="attestations-request+jwt")
@@ -916,6 +956,8 @@ def run_attestations(args) -> int:
         client.notify_user_death("pdnd: notify user death", authority, [instance, "unknown-instance"], jti=jti)
         client.notify_user_death("pdnd: the same call replayed", authority, [instance], jti=jti)
         client.wia("1.5 android wia after the user's death", "1.5", android)
+        client.status_list("status list: the same entries after the user's death", references["android"])
+        client.status_list("status list: the ios instance's entries (the same user's)", references["ios"])
     return 0
 
 
