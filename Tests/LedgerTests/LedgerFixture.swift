@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TesseraTestSupport
 import HolderKit
 import Ledger
 import LedgerProtocol
@@ -26,7 +27,8 @@ enum LedgerDatabases {
         guard let url = ProcessInfo.processInfo.environment["TESSERA_TEST_POSTGRES_URL"], !url.isEmpty else { return }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-ledger-migrate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try await LedgerServer.invite(LedgerConfiguration(database: try ServiceDatabase(url: url), directory: directory))
+        let configuration = LedgerConfiguration(database: try ServiceDatabase(url: url), directory: directory)
+        _ = try await SharedPostgres.serialized { try await LedgerServer.invite(configuration) }
     }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TesseraTestSupport
 import HolderKit
 import MDoc
 import OpenID4VP
@@ -86,7 +87,7 @@ struct ServiceFixture {
                 statusListFetcher: InMemoryStatusListFetcher(tokens: [Self.statusURI: token.jwt.compact])),
             database: self.database, transactionLifetime: lifetime, clock: clock,
             random: SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max)))
-        server = try await VerifierServer.start(configuration, host: "127.0.0.1", port: 0)
+        server = try await Self.start(configuration)
         http = AsyncHTTPClientTransport()
     }
 
@@ -102,7 +103,15 @@ struct ServiceFixture {
         var other = configuration
         other.publicBaseURL = server.baseURL
         other.random = SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max))
-        return try await VerifierServer.start(other, host: "127.0.0.1", port: 0)
+        return try await Self.start(other)
+    }
+
+    /// Starts on the shared test PostgreSQL go one at a time (`SharedPostgres`: concurrent first migrations collide).
+    private static func start(_ configuration: VerifierServiceConfiguration) async throws -> VerifierServer {
+        guard case .postgres = configuration.database else {
+            return try await VerifierServer.start(configuration, host: "127.0.0.1", port: 0)
+        }
+        return try await SharedPostgres.serialized { try await VerifierServer.start(configuration, host: "127.0.0.1", port: 0) }
     }
 
     /// A PID SD-JWT VC bound to `holderKey`, with status list index `statusIndex`.

@@ -2,6 +2,7 @@ import Argon2
 import Crypto
 import DeviceAttestation
 import Foundation
+import TesseraTestSupport
 import HolderKit
 import OpenID4VP
 import ServiceSupport
@@ -118,8 +119,14 @@ struct ProviderFixture {
         return (try ProviderSigningIdentity(privateKey: key, certificateChain: [try leaf.derEncoded()]), root.certificate)
     }
 
-    /// Two suites migrating one PostgreSQL at the same instant can collide on Fluent's bookkeeping table: retry once.
+    /// Starts on the shared PostgreSQL go one at a time (`SharedPostgres`); a provider process another test starts on
+    /// the same database can still collide with one of ours: retry once for that.
     private static func startRetrying(_ configuration: WalletProviderConfiguration, _ parameters: Argon2Parameters) async throws -> WalletProviderServer {
+        guard case .postgres = configuration.database else { return try await startRetryingOnce(configuration, parameters) }
+        return try await SharedPostgres.serialized { try await startRetryingOnce(configuration, parameters) }
+    }
+
+    private static func startRetryingOnce(_ configuration: WalletProviderConfiguration, _ parameters: Argon2Parameters) async throws -> WalletProviderServer {
         do {
             return try await WalletProviderServer.start(configuration, port: 0, passwordParameters: parameters)
         } catch {
@@ -216,3 +223,4 @@ struct ProviderFixture {
         ], key.hardwareKeyTag)
     }
 }
+

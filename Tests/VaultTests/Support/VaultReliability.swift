@@ -40,7 +40,7 @@ enum VaultReliability {
         while true {
             attempt += 1
             do {
-                return try await VaultDatabase.open(configuration)
+                return try await SharedPostgres.serialized { try await VaultDatabase.open(configuration) }
             } catch {
                 if attempt >= 3 { throw error }
                 try await Task.sleep(for: .milliseconds(500))
