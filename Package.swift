@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "WalletProvider", targets: ["WalletProvider"]),
         .library(name: "NATSClient", targets: ["NATSClient"]),
         .library(name: "LedgerProtocol", targets: ["LedgerProtocol"]),
+        .library(name: "ITWalletProtocol", targets: ["ITWalletProtocol"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "VaultClient", targets: ["VaultClient"]),
         .library(name: "VaultProtocol", targets: ["VaultProtocol"]),
@@ -252,6 +253,7 @@ let package = Package(
             name: "WalletInstanceKit",
             dependencies: [
                 "TesseraCore", "TesseraCOSE", "TesseraJOSE", "TesseraHTTP", "DeviceAttestation", "HolderKit", "MDoc",
+                "ITWalletProtocol",
                 "DeviceCheckDouble",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -288,7 +290,8 @@ let package = Package(
         .target(
             name: "WalletProvider",
             dependencies: [
-                "TesseraCore", "TesseraJOSE", "TesseraQR", "Argon2", "DeviceAttestation", "ServiceSupport",
+                "TesseraCore", "TesseraJOSE", "TesseraQR", "Argon2", "DeviceAttestation", "ServiceSupport", "ITWalletProtocol",
+                "TesseraTrust", "TesseraCBOR", "TesseraCOSE", "MDoc", "SDJWT",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Vapor", package: "vapor"),
@@ -315,6 +318,11 @@ let package = Package(
         .target(
             name: "LedgerProtocol",
             dependencies: ["TesseraCore", "TesseraJOSE", "Argon2", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"]
+        ),
+        .target(
+            name: "ITWalletProtocol",
+            dependencies: ["TesseraJOSE", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["README.md"]
         ),
         // What the vault host and the app share: subjects, E2E session, envelope, handler payloads (layer 1).
@@ -583,7 +591,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WalletProviderTests",
-            dependencies: [ "WalletInstanceKitTesting", "DeviceAttestationTesting",
+            dependencies: [ "WalletInstanceKitTesting", "DeviceAttestationTesting", "TesseraTrustTesting", "ITWalletProtocol",
                 "TesseraHTTP", "HTTPTransport",
                 "TesseraTestSupport", "WalletProvider", "WalletInstanceKit", "DeviceAttestation", "ServiceSupport", "Argon2",
                 "HolderKit", "OpenID4VP", "TesseraJOSE", "TesseraCore",

@@ -121,6 +121,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkSupport",
                 .product(name: "WalletProvider", package: "Tessera"),
+                .product(name: "TesseraTrustTesting", package: "Tessera"),
                 .product(name: "DeviceAttestation", package: "Tessera"),
                 .product(name: "Argon2", package: "Tessera"),
                 .product(name: "TesseraCBOR", package: "Tessera"),

@@ -50,6 +50,8 @@ import Foundation
 import TesseraCBOR
 import TesseraCore
 import TesseraJOSE
+import TesseraTrust
+import TesseraTrustTesting
 import Vapor
 @_spi(Benchmarks) import WalletProvider
 import X509
@@ -252,8 +254,13 @@ struct Provider: Sendable {
     static func start(clock: any TesseraClock, apple: [AppAttestAppID] = [], android: [AndroidApplication] = []) async throws -> Provider {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-wp-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var generator = SystemRandomNumberGenerator()
+        let (_, leaf) = try X5CTestPKI.issueChain(
+            rootCommonName: "Bench Signing Root", leafCommonName: "Bench Signer", now: Date(), random: &generator)
+        guard case .p256(let key) = leaf.privateKey else { throw TrustError.malformedCertificate(certificate: 0, reason: "the bench signer is not P-256") }
         let configuration = WalletProviderConfiguration(
             database: .sqlite(path: directory.appendingPathComponent("provider.sqlite").path), directory: directory,
+            signingIdentity: try ProviderSigningIdentity(privateKey: key, certificateChain: [try leaf.derEncoded()]),
             apps: .init(apple: apple, android: android),
             appAttest: AppAttestPolicy(apps: apple, allowedEnvironments: [.production, .development]), clock: clock)
         // Accounts are not what is measured: small Argon2id parameters keep the start short.

@@ -53,6 +53,20 @@ public struct X5CCertificateRequest: Sendable {
 /// Creates plain RFC 5280 certificates (root, intermediates, signing leaf) for tests and demos of JOSE `x5c`
 /// chains. Time and randomness are injected through the request and the generator.
 public enum X5CTestPKI {
+    /// A root and one P-256 signing leaf under it, valid from an hour before `now`: the root for five years, the leaf
+    /// for two. What a demo or test service signs `x5c` headers with.
+    public static func issueChain(
+        rootCommonName: String, leafCommonName: String, now: Date, random: inout some RandomNumberGenerator
+    ) throws(TrustError) -> (root: IssuedCertificate, leaf: IssuedCertificate) {
+        let root = try issueRoot(
+            .init(commonName: rootCommonName, notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(5 * 365 * 86_400)),
+            random: &random)
+        let leaf = try issue(
+            .init(commonName: leafCommonName, notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(2 * 365 * 86_400)),
+            by: root, random: &random)
+        return (root, leaf)
+    }
+
     /// A self-signed root certificate (a CA regardless of `request.isCertificateAuthority`).
     public static func issueRoot(
         _ request: X5CCertificateRequest,

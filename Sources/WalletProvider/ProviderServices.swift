@@ -12,6 +12,8 @@ struct ProviderServices: Sendable {
     let configuration: WalletProviderConfiguration
     let baseURL: String
     let entityConfiguration: EntityConfigurationIssuer
+    /// Signs every attestation with the signing identity and the header trust material each version asks for.
+    let signer: AttestationSigner
     let nonceStore: NonceStore
     let noncePool: NoncePool
     let instances: InstanceStore
@@ -27,6 +29,9 @@ struct ProviderServices: Sendable {
         self.configuration = configuration
         self.baseURL = baseURL
         entityConfiguration = EntityConfigurationIssuer(key: key, configuration: configuration, baseURL: baseURL)
+        signer = AttestationSigner(
+            identity: configuration.signingIdentity, entityConfiguration: entityConfiguration,
+            superiorStatements: configuration.trustChainStatements)
         nonceStore = NonceStore(db: sql)
         noncePool = NoncePool(store: nonceStore, clock: configuration.clock, random: configuration.random, lifetime: configuration.nonceLifetime)
         instances = InstanceStore(db: sql)

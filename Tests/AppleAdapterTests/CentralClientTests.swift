@@ -43,7 +43,7 @@ import Testing
     }
 
     func started(_ setup: Setup) async throws -> Setup {
-        try await within { try await setup.client.start(scanTimeout: .seconds(5)) }
+        try await within { try await setup.client.start(scanTimeout: .seconds(30)) }
         return setup
     }
 
@@ -75,12 +75,14 @@ import Testing
 
     @Test func aPeripheralThatStartsAdvertisingLaterIsFound() async throws {
         let setup = makeClient(advertise: false)
-        let start = Task { try await setup.client.start(scanTimeout: .seconds(5)) }
-        try await eventually("the scan") { setup.host.recordedCalls.count == 2 }
+        // A scan time far beyond the test's: under a loaded test run the scan must not end before the peripheral
+        // advertises (the equality check below would catch a `stopScan`).
+        let start = Task { try await setup.client.start(scanTimeout: .seconds(120)) }
+        try await eventually("the scan", within: 60) { setup.host.recordedCalls.count >= 2 }
         await setup.host.air.settle()
         #expect(setup.host.recordedCalls == [.centralManagerCreated, .scanForPeripherals(services: [service.cb])])
         setup.peripheral.startAdvertising()
-        try await within { try await start.value }
+        try await within(60) { try await start.value }
         #expect(setup.peripheral.isConnected)
     }
 
@@ -88,7 +90,7 @@ import Testing
         let host = BluetoothHost()
         host.reportsStateOnCreation = false
         let setup = makeClient(host)
-        let start = Task { try await setup.client.start(scanTimeout: .seconds(5)) }
+        let start = Task { try await setup.client.start(scanTimeout: .seconds(30)) }
         await host.air.settle()
         #expect(host.recordedCalls == [.centralManagerCreated])
         host.state = .poweredOn

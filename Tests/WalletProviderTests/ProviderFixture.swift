@@ -14,6 +14,7 @@ import X509
 import TesseraHTTP
 import HTTPTransport
 import DeviceAttestationTesting
+import TesseraTrustTesting
 import WalletInstanceKitTesting
 
 struct FixtureError: Error, CustomStringConvertible {
@@ -48,6 +49,8 @@ struct ProviderFixture {
     let clock: MovableClock
     let authority: AndroidTestAttestationAuthority
     let appleAuthority: AppAttestTestAuthority
+    /// The trust anchor of the provider's signing chain (what a relying party configures for its `x5c`).
+    let signingRoot: Certificate
     let server: WalletProviderServer
     let http: AsyncHTTPClientTransport
     /// Where `request` sends: the in-process server, or another provider process on the same database.
@@ -84,8 +87,11 @@ struct ProviderFixture {
             policy.trustedRootKeys.append(key.derRepresentation)
             integrityRoot = peerRoot
         }
+        let (identity, signingRoot) = try Self.signingIdentity(at: start)
+        self.signingRoot = signingRoot
         let configuration = WalletProviderConfiguration(
-            database: db, directory: directory, apps: .init(apple: [Self.appleApp], android: [Self.application]),
+            database: db, directory: directory, signingIdentity: identity,
+            apps: .init(apple: [Self.appleApp], android: [Self.application]),
             appAttest: appAttest, android: policy, androidIntegrity: integrityRoot.map { LocalIntegrityTokenVerifier(root: $0) },
             clock: clock)
         // Small Argon2id parameters: the tests exercise the flow, not the cost (debug builds are slow).
@@ -93,6 +99,15 @@ struct ProviderFixture {
         server = try await Self.startRetrying(configuration, parameters)
         http = AsyncHTTPClientTransport()
         baseURL = server.baseURL
+    }
+
+    /// A test chain for the provider's attestations: its leaf's identity and the root that anchors it.
+    static func signingIdentity(at now: Date) throws -> (ProviderSigningIdentity, Certificate) {
+        var generator = SystemRandomNumberGenerator()
+        let (root, leaf) = try X5CTestPKI.issueChain(
+            rootCommonName: "Provider Test Signing Root", leafCommonName: "Provider Test Signer", now: now, random: &generator)
+        guard case .p256(let key) = leaf.privateKey else { throw FixtureError("the test signer is not P-256") }
+        return (try ProviderSigningIdentity(privateKey: key, certificateChain: [try leaf.derEncoded()]), root.certificate)
     }
 
     /// Two suites migrating one PostgreSQL at the same instant can collide on Fluent's bookkeeping table: retry once.

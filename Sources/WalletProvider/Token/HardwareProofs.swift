@@ -1,6 +1,7 @@
 import Crypto
 import DeviceAttestation
 import Foundation
+import ITWalletProtocol
 import ServiceSupport
 import TesseraCore
 

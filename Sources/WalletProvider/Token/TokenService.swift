@@ -1,5 +1,6 @@
 import Crypto
 import DeviceAttestation
+import ITWalletProtocol
 import Foundation
 import ServiceSupport
 import TesseraJOSE

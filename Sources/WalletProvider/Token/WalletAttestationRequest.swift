@@ -1,4 +1,5 @@
 import Foundation
+import ITWalletProtocol
 import ServiceSupport
 import TesseraJOSE
 
@@ -144,6 +145,6 @@ struct WalletAttestationRequest: Sendable {
 
     /// `client_data` in each spelling a wallet may have signed (`ClientData`).
     var clientDataCandidates: [ClientData] {
-        ClientData.Encoding.allCases.map { ClientData(encoding: $0, challenge: challenge, thumbprint: thumbprint) }
+        ClientData.Encoding.allCases.map { ClientData(encoding: $0, nonce: challenge, thumbprint: thumbprint) }
     }
 }

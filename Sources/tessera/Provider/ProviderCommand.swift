@@ -43,13 +43,20 @@ struct ProviderServe: AsyncParsableCommand {
     var passwordCost: String?
     @Flag(name: .customLong("allow-app-attest-development"), help: "Accept App Attest keys of the development environment.")
     var allowDevelopment = false
+    @Option(name: .customLong("signing-cert"), help: "Certificate chain (PEM, leaf first) of the attestation and status list signing key (default: a test chain in the provider directory).")
+    var signingCert: String?
+    @Option(name: .customLong("signing-key"), help: "The signing key (PEM) --signing-cert certifies.")
+    var signingKey: String?
+    @Option(name: .customLong("trust-chain-statement"), help: "A file holding a superior's statement about this provider, or the trust anchor's Entity Configuration, for the attestations' trust_chain header (repeatable, in chain order).")
+    var trustChainStatements: [String] = []
     @OptionGroup var https: ServeTLSOptions
 
     func run() async throws {
         let directory = directory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("provider")
         let configuration = try ProviderSetup.configuration(
             directory: directory, database: database, baseURL: baseURL, testRoot: testRoot, appleApps: appleApps,
-            androidApps: androidApps, authorityHints: authorityHints, allowDevelopment: allowDevelopment)
+            androidApps: androidApps, authorityHints: authorityHints, allowDevelopment: allowDevelopment,
+            signing: .init(certificate: signingCert, key: signingKey, trustChainStatements: trustChainStatements))
         let cost = try passwordCost.map(ProviderSetup.parseArgon2Cost) ?? .rfc9106LowMemory
         let server: WalletProviderServer
         do {
@@ -65,9 +72,16 @@ struct ProviderServe: AsyncParsableCommand {
 
 /// Builds the provider's configuration from the command line (shared with the demo).
 enum ProviderSetup {
+    /// `--signing-cert`, `--signing-key` and `--trust-chain-statement`.
+    struct Signing {
+        var certificate: String?
+        var key: String?
+        var trustChainStatements: [String] = []
+    }
+
     static func configuration(
         directory: URL, database: String?, baseURL: String?, testRoot: String?, appleApps: [String], androidApps: [String],
-        authorityHints: [String], allowDevelopment: Bool
+        authorityHints: [String], allowDevelopment: Bool, signing: Signing = Signing()
     ) throws -> WalletProviderConfiguration {
         let databaseURL = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"]
             ?? directory.appendingPathComponent("provider.sqlite").path
@@ -97,9 +111,35 @@ enum ProviderSetup {
         // The test root signs simulated App Attest credential certificates too (`AppAttestTestAuthority(sharing:)`).
         if let testRootCertificate { appAttest.trustedRoots.append(testRootCertificate) }
         return WalletProviderConfiguration(
-            database: db, directory: directory, publicBaseURL: baseURL, authorityHints: authorityHints,
+            database: db, directory: directory, signingIdentity: try signingIdentity(signing, directory: directory),
+            trustChainStatements: try signing.trustChainStatements.map { try MDocFiles.readText($0).trimmingCharacters(in: .whitespacesAndNewlines) },
+            publicBaseURL: baseURL, authorityHints: authorityHints,
             apps: .init(apple: apple, android: android), appAttest: appAttest, android: androidPolicy,
             androidIntegrity: integrity)
+    }
+
+    /// The configured key and chain, or the test chain kept in the provider directory (created on first use:
+    /// `root.pem` is the trust anchor a relying party configures to accept this provider's attestations).
+    static func signingIdentity(_ signing: Signing, directory: URL) throws -> ProviderSigningIdentity {
+        let key: P256.Signing.PrivateKey
+        let chain: [Data]
+        switch (signing.certificate, signing.key) {
+        case (let certificate?, let keyPath?):
+            key = try MDocFiles.devicePrivateKey(keyPath)
+            chain = try MDocFiles.certificates(certificate)
+        case (nil, nil):
+            let pki = try TestPKIDirectory(url: directory.appendingPathComponent("signing"), leafName: "wallet-provider").loadOrCreate(
+                rootCommonName: "Tessera Test Wallet Provider Trust Anchor", leafCommonName: "Tessera Test Wallet Provider")
+            key = pki.key
+            chain = pki.chain
+        default:
+            throw UserFacingError("--signing-cert and --signing-key go together")
+        }
+        do {
+            return try ProviderSigningIdentity(privateKey: key, certificateChain: chain)
+        } catch {
+            throw UserFacingError("--signing-cert: \(error.description)")
+        }
     }
 
     /// `m=KIB,t=ITERATIONS,p=LANES`, each part optional (the RFC 9106 §4 low-memory values fill the rest).

@@ -26,12 +26,8 @@ struct TestPKIDirectory {
             throw UserFacingError("cannot create \(url.path)")
         }
         var generator = SystemRandomNumberGenerator()
-        let root = try X5CTestPKI.issueRoot(
-            .init(commonName: rootCommonName, notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(5 * 365 * 86_400)),
-            random: &generator)
-        let leaf = try X5CTestPKI.issue(
-            .init(commonName: leafCommonName, notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(2 * 365 * 86_400)),
-            by: root, random: &generator)
+        let (root, leaf) = try X5CTestPKI.issueChain(
+            rootCommonName: rootCommonName, leafCommonName: leafCommonName, now: now, random: &generator)
         guard case .p256(let key) = leaf.privateKey else { throw UserFacingError("\(leafCommonName) key is not P-256") }
         try MDocFiles.write(Data(try root.certificatePEM().utf8), to: rootPath)
         try MDocFiles.write(Data(try leaf.certificatePEM().utf8), to: leafPath)
