@@ -43,6 +43,8 @@ let package = Package(
         .target(name: "BenchmarkSupport", path: "BenchmarkSupport"),
         // glibc's <malloc.h> for the vault host's heap in use (VaultBenchmarks, Linux only).
         .systemLibrary(name: "CMalloc", path: "CMalloc"),
+        // The system zlib for TokenStatusListBenchmarks' floor (compress2 called directly).
+        .systemLibrary(name: "CZlibFloor", path: "CZlibFloor"),
         .executableTarget(
             name: "CBORBenchmarks",
             dependencies: [
@@ -157,6 +159,22 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "SDJWTBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
+            name: "TokenStatusListBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "CZlibFloor",
+                .product(name: "TokenStatusList", package: "Tessera"),
+                .product(name: "TesseraCOSE", package: "Tessera"),
+                .product(name: "TesseraJOSE", package: "Tessera"),
+                .product(name: "TesseraCore", package: "Tessera"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "TokenStatusListBenchmarks",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]

@@ -40,6 +40,9 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "SDJWT", package: "Tessera"),
+                .product(name: "TokenStatusList", package: "Tessera"),
+                .product(name: "TesseraCBOR", package: "Tessera"),
+                .product(name: "TesseraCOSE", package: "Tessera"),
                 .product(name: "TesseraJOSE", package: "Tessera"),
                 .product(name: "TesseraCore", package: "Tessera"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,6 +1,8 @@
-// libFuzzer target for the SD-JWT parser and Disclosure processing of the SDJWT module (`scripts/fuzz sdjwt`).
+// libFuzzer target for the SD-JWT parser and Disclosure processing of the SDJWT module (`scripts/fuzz sdjwt`), and
+// with TESSERA_FUZZ_STRUCTURE=status-list for the Token Status List readers (`scripts/fuzz status-list`, see
+// FuzzStatusList.swift).
 //
-// Input: the first byte picks the mode.
+// sdjwt input: the first byte picks the mode.
 //   even → the rest is an SD-JWT as text (compact `~` form, or the §8 JSON serialization), parsed with small
 //          limits and verified (fixed issuer key, Key Binding checked when present).
 //   odd  → the rest is split at 0x00 bytes: the first part is an Issuer-signed JWT payload (JSON), the others are
@@ -161,11 +163,24 @@ private func fuzzParts(_ input: Data) {
     if verifyBlocking(sdJWT).isValid { violation("an unsigned SD-JWT verified", input) }
 }
 
+/// What this binary fuzzes, from TESSERA_FUZZ_STRUCTURE (which `scripts/fuzz` sets).
+private enum Structure: String, CaseIterable {
+    case sdjwt
+    case statusList = "status-list"
+}
+
+private let structure = FuzzDriver.structure(Structure.self, program: "FuzzSDJWT")
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Data(bytes: data, count: size)
-    guard let mode = input.first else { return 0 }
-    if mode & 1 == 0 { fuzzText(input) } else { fuzzParts(input) }
+    switch structure {
+    case .sdjwt:
+        guard let mode = input.first else { return 0 }
+        if mode & 1 == 0 { fuzzText(input) } else { fuzzParts(input) }
+    case .statusList:
+        fuzzStatusList(input)
+    }
     return 0
 }
 

@@ -18,16 +18,7 @@ extension StatusList {
     /// From the encoded CBOR Status List: exactly one data item of at most `limits.maxTokenBytes` bytes (it is what
     /// a CWT Status List Token carries), decoded strictly within `limits`.
     public init(cborBytes: Data, limits: StatusListLimits = .default) throws(StatusListError) {
-        guard cborBytes.count <= limits.maxTokenBytes else {
-            throw .tokenTooLarge(length: cborBytes.count, limit: limits.maxTokenBytes)
-        }
-        let item: CBOR
-        do {
-            item = try CBOR.decode(cborBytes, options: limits.cbor)
-        } catch {
-            throw .malformedStatusList("not CBOR (\(error))")
-        }
-        try self.init(cbor: item, limits: limits)
+        try self.init(cbor: limits.decodeCBOR(cborBytes, failure: StatusListError.malformedStatusList), limits: limits)
     }
 
     /// The CBOR Status List (TSL §4.3): `{"bits": n, "lst": h'zlib(bytes)', "aggregation_uri"?: …}`, keys in that

@@ -38,15 +38,7 @@ public struct StatusListCWT: StatusListTokenRepresentation {
     /// an attached payload that is a claims map with `sub` (text), `iat` (a NumericDate), `status_list` (map);
     /// `exp` a NumericDate and `ttl` a positive unsigned integer when present. Other claims are ignored.
     public init(bytes: Data, limits: StatusListLimits = .default) throws(StatusListError) {
-        guard bytes.count <= limits.maxTokenBytes else {
-            throw .tokenTooLarge(length: bytes.count, limit: limits.maxTokenBytes)
-        }
-        let item: CBOR
-        do {
-            item = try CBOR.decode(bytes, options: limits.cbor)
-        } catch {
-            throw .malformedToken("not CBOR (\(error))")
-        }
+        let item = try limits.decodeCBOR(bytes, failure: StatusListError.malformedToken)
         switch item {
         case .tagged(CBORTag.coseSign1, _): break
         case .tagged(61, _): throw .malformedToken("the CWT tag 61 is not allowed, COSE_Sign1 tag 18 is required")

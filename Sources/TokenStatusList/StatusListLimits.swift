@@ -1,3 +1,4 @@
+import Foundation
 import TesseraCBOR
 import TesseraJOSE
 
@@ -27,4 +28,15 @@ public struct StatusListLimits: Sendable, Hashable {
 
     /// What CBOR tokens and lists are decoded with: strict RFC 8949 §5.3 decoding within the depth limit.
     var cbor: CBORDecodingOptions { CBORDecodingOptions(maxDepth: maxDepth, maxItems: 1 << 16) }
+
+    /// Received CBOR (a CWT Status List Token, or a CBOR Status List on its own): at most `maxTokenBytes` bytes,
+    /// exactly one data item decoded with `cbor`; a decoding failure becomes `failure("not CBOR (…)")`.
+    func decodeCBOR(_ bytes: Data, failure: (String) -> StatusListError) throws(StatusListError) -> CBOR {
+        guard bytes.count <= maxTokenBytes else { throw .tokenTooLarge(length: bytes.count, limit: maxTokenBytes) }
+        do {
+            return try CBOR.decode(bytes, options: cbor)
+        } catch {
+            throw failure("not CBOR (\(error))")
+        }
+    }
 }

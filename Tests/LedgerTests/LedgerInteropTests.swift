@@ -76,25 +76,12 @@ struct LedgerInteropTests {
 
     /// The peer's output words, or a recorded issue (and nil) when Python or its packages are missing.
     func python(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String]? {
-        guard let interpreter = PythonPeer.interpreter else {
-            Issue.record("\(PythonPeer.missingMessage)", sourceLocation: sourceLocation)
+        guard let output = try PythonPeer.run(["-c", Self.peer] + arguments, sourceLocation: sourceLocation) else { return nil }
+        guard output.status == 0 else {
+            Issue.record("Python peer failed (\(output.status)): \(output.stderr)", sourceLocation: sourceLocation)
             return nil
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: interpreter)
-        process.arguments = ["-c", Self.peer] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            Issue.record("Python peer failed (\(process.terminationStatus)): \(String(decoding: stderr, as: UTF8.self))", sourceLocation: sourceLocation)
-            return nil
-        }
-        return String(decoding: stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+        return String(decoding: output.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
     }
 
     static let aad = LedgerAAD.password(userGUID: "5d1c7a52-0c0e-4b7e-9d59-2f0b7e3f4a10", transaction: "jti-7Yq", keyID: "k-0001")

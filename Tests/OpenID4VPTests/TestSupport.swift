@@ -17,14 +17,7 @@ import TesseraHTTP
 import TesseraTrustTesting
 
 enum Fixtures {
-    static func data(_ name: String) throws -> Data {
-        let base = (name as NSString).deletingPathExtension
-        let ext = (name as NSString).pathExtension
-        guard let url = Bundle.module.url(forResource: base, withExtension: ext, subdirectory: "Fixtures") else {
-            throw TestFailure("fixture \(name) missing")
-        }
-        return try Data(contentsOf: url)
-    }
+    static func data(_ name: String) throws -> Data { try Data(contentsOf: fixtureURL(name, in: .module)) }
 
     static func json(_ name: String) throws -> JSONValue { try JSONValue.parse(data(name)) }
 

@@ -7,14 +7,7 @@ import Testing
 @_exported import TesseraTestSupport
 
 enum Fixtures {
-    static func url(_ name: String) throws -> URL {
-        let base = (name as NSString).deletingPathExtension
-        let ext = (name as NSString).pathExtension
-        guard let url = Bundle.module.url(forResource: base, withExtension: ext, subdirectory: "Fixtures") else {
-            throw MissingMember(path: "fixture \(name)")
-        }
-        return url
-    }
+    static func url(_ name: String) throws -> URL { try fixtureURL(name, in: .module) }
 
     /// A fixture file parsed with TesseraJOSE's own strict parser.
     static func json(_ name: String) throws -> JSONValue { try JSONValue.parse(Data(contentsOf: url(name))) }

@@ -17,29 +17,12 @@ struct PycoseInteropTests {
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    static func python() -> String? { PythonPeer.interpreter }
-
     /// Runs the peer; records a failure (not a skip) when Python is missing.
     func peer(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> PeerResult? {
-        guard let python = Self.python() else {
-            Issue.record("\(PythonPeer.missingMessage)", sourceLocation: sourceLocation)
-            return nil
-        }
         let script = try Fixtures.url("pycose_peer.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let output = try PythonPeer.run([script.path] + arguments, sourceLocation: sourceLocation) else { return nil }
         let result = PeerResult(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            status: output.status, stdout: String(decoding: output.stdout, as: UTF8.self), stderr: output.stderr)
         if result.status == 2 {
             Issue.record("pycose peer unusable: \(result.stderr)", sourceLocation: sourceLocation)
             return nil

@@ -20,24 +20,10 @@ struct JwcryptoInteropTests {
     }
 
     func peer(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> PeerResult? {
-        guard let python = PythonPeer.interpreter else {
-            Issue.record("\(PythonPeer.missingMessage)", sourceLocation: sourceLocation)
-            return nil
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [try Fixtures.url("jwcrypto_peer.py").path] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let script = try Fixtures.url("jwcrypto_peer.py")
+        guard let output = try PythonPeer.run([script.path] + arguments, sourceLocation: sourceLocation) else { return nil }
         let result = PeerResult(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            status: output.status, stdout: String(decoding: output.stdout, as: UTF8.self), stderr: output.stderr)
         if result.status == 2 {
             Issue.record("jwcrypto peer unusable: \(result.stderr)", sourceLocation: sourceLocation)
             return nil

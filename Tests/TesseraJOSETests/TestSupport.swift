@@ -6,14 +6,7 @@ import Testing
 @_exported import TesseraTestSupport
 
 enum Fixtures {
-    static func url(_ name: String) throws -> URL {
-        let base = (name as NSString).deletingPathExtension
-        let ext = (name as NSString).pathExtension
-        guard let url = Bundle.module.url(forResource: base, withExtension: ext, subdirectory: "Fixtures") else {
-            throw FixtureError.missing(name)
-        }
-        return url
-    }
+    static func url(_ name: String) throws -> URL { try fixtureURL(name, in: .module) }
 
     static func data(_ name: String) throws -> Data { try Data(contentsOf: url(name)) }
 

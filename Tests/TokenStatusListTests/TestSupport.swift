@@ -11,14 +11,7 @@ import X509
 @_exported import TesseraTestSupport
 
 enum Fixtures {
-    static func url(_ name: String) throws -> URL {
-        let base = (name as NSString).deletingPathExtension
-        let ext = (name as NSString).pathExtension
-        guard let url = Bundle.module.url(forResource: base, withExtension: ext, subdirectory: "Fixtures") else {
-            throw MissingMember(path: "fixture \(name)")
-        }
-        return url
-    }
+    static func url(_ name: String) throws -> URL { try fixtureURL(name, in: .module) }
 
     /// The `cases` of a vector file, parsed with TesseraJOSE's strict parser.
     static func cases(_ name: String) throws -> [JSONValue] {
