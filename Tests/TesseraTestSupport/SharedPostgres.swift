@@ -8,7 +8,15 @@ public enum SharedPostgres {
         try await starts.run(body)
     }
 
+    /// For tests whose processes claim every row of the database they can see (vault hosts lease every vault nobody
+    /// holds and renew by host name): two such deployments on the one test PostgreSQL would take each other's rows.
+    /// Each runs alone here; everything else stays parallel.
+    public static func exclusively<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await claimingDeployments.run(body)
+    }
+
     private static let starts = SerialQueue()
+    private static let claimingDeployments = SerialQueue()
 }
 
 /// Runs async bodies one after another, in the order they were submitted; a body that throws does not stop the next.

@@ -24,14 +24,7 @@ struct VaultHostKillTests {
 
     @Test(arguments: VaultReliability.databases)
     func aKilledHostsVaultsMoveToAnotherHostWithNoAcknowledgedWriteLost(database: String) async throws {
-        let deployment = try await HostProcesses.make(database: database)
-        do {
-            try await run(deployment)
-        } catch {
-            await deployment.shutdown()
-            throw error
-        }
-        await deployment.shutdown()
+        try await HostProcesses.with(database: database) { deployment in try await run(deployment) }
     }
 
     private func run(_ deployment: HostProcesses) async throws {
@@ -160,7 +153,23 @@ final class HostProcesses: Sendable {
         vaults = VaultDirectory(database: database, bus: bus)
     }
 
-    static func make(database name: String) async throws -> HostProcesses {
+    /// A deployment on `database` for `body`, shut down afterwards. Hosts lease every vault of their database: on the
+    /// shared test PostgreSQL, one deployment at a time (`SharedPostgres.exclusively`).
+    static func with(database name: String, _ body: @escaping @Sendable (HostProcesses) async throws -> Void) async throws {
+        let run: @Sendable () async throws -> Void = {
+            let deployment = try await make(database: name)
+            do {
+                try await body(deployment)
+            } catch {
+                await deployment.shutdown()
+                throw error
+            }
+            await deployment.shutdown()
+        }
+        if name == "postgres" { try await SharedPostgres.exclusively(run) } else { try await run() }
+    }
+
+    private static func make(database name: String) async throws -> HostProcesses {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-vault-kill-\(UUID().uuidString)")
         let operatorDirectory = directory.appendingPathComponent("operator")
         // The seeds the CLI loads from --operator-dir (same name as the ledger's, though only the keys matter).

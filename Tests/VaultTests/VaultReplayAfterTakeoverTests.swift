@@ -30,14 +30,7 @@ struct VaultReplayAfterTakeoverTests {
 
     @Test(arguments: runs)
     func aCapturedReadOrWriteIsNeverAnsweredAfterTheVaultStartsAgain(run: Run) async throws {
-        let deployment = try await HostProcesses.make(database: run.database)
-        do {
-            try await replay(deployment, takeover: run.takeover)
-        } catch {
-            await deployment.shutdown()
-            throw error
-        }
-        await deployment.shutdown()
+        try await HostProcesses.with(database: run.database) { deployment in try await replay(deployment, takeover: run.takeover) }
     }
 
     private func replay(_ deployment: HostProcesses, takeover: Bool) async throws {
