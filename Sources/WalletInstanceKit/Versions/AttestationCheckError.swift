@@ -30,6 +30,7 @@ public enum AttestationCheckError: Error, Sendable, Equatable, CustomStringConve
     /// A Token Status List Token that does not verify, or whose `sub` is not the URI it was fetched from (TSL §5.1).
     case statusList(String)
 
+    /// A sentence naming what was refused and why (no key material).
     public var description: String {
         switch self {
         case .versionNotAdvertised(let version, let advertised):

@@ -14,13 +14,18 @@ public struct AttestationVerifier: Sendable {
     /// The longest life the wallet accepts.
     public static let maximumLifetime: Int64 = 86_400
 
+    /// A verifier trusting `anchors` (the provider's signing root or roots).
     public init(anchors: [Certificate]) { self.anchors = anchors }
 
     /// A verified JWT: its header and claims, and its validity.
     public struct Verified: Sendable {
+        /// The JOSE header as received (`typ`, `kid`, `x5c`, `trust_chain`).
         public let header: JSONObject
+        /// The payload claims as received.
         public let claims: JSONObject
+        /// Its `iat`.
         public let issuedAt: Date
+        /// Its `exp`.
         public let expiresAt: Date
     }
 

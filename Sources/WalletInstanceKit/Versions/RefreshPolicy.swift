@@ -10,6 +10,7 @@ public struct RefreshPolicy: Sendable, Equatable {
     /// The least time left at which the wallet renews.
     public var minimum: TimeInterval
 
+    /// A policy renewing at `share` of the life left or `minimum` seconds before `exp`, whichever comes first.
     public init(share: Double = 0.1, minimum: TimeInterval = 300) {
         self.share = share
         self.minimum = minimum

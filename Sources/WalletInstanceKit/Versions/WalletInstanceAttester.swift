@@ -19,6 +19,7 @@ public struct WalletInstanceAttester: Sendable {
     /// When the kept attestation is renewed.
     public let refresh: RefreshPolicy
 
+    /// An attester for `client`'s instance, trusting `anchors` for what the provider signs.
     public init(client: WalletInstanceClient, anchors: [Certificate], solution: WalletSolutionIdentity, refresh: RefreshPolicy = RefreshPolicy()) {
         self.client = client
         verifier = AttestationVerifier(anchors: anchors)

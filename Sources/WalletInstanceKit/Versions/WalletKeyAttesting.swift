@@ -22,6 +22,7 @@ public struct AttestedWalletKey: Sendable {
     /// reference apps' spelling); nil on iOS.
     public let androidAttestation: String?
 
+    /// A key as the platform created it.
     public init(keyID: String, publicKey: P256.Signing.PublicKey, androidAttestation: String?) {
         self.keyID = keyID
         self.publicKey = publicKey
@@ -40,6 +41,7 @@ public struct KeptKeyAttestation: Codable, Sendable, Equatable {
     /// Its `exp`.
     public var expiresAt: Date
 
+    /// A kept Key Attestation as the wallet stores it.
     public init(version: String, jwt: String, keyIDs: [String], expiresAt: Date) {
         self.version = version
         self.jwt = jwt
