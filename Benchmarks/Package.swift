@@ -123,6 +123,7 @@ let package = Package(
                 .product(name: "WalletProvider", package: "Tessera"),
                 .product(name: "TesseraTrustTesting", package: "Tessera"),
                 .product(name: "DeviceAttestation", package: "Tessera"),
+                .product(name: "DeviceAttestationTesting", package: "Tessera"),
                 .product(name: "Argon2", package: "Tessera"),
                 .product(name: "TesseraCBOR", package: "Tessera"),
                 .product(name: "TesseraCore", package: "Tessera"),

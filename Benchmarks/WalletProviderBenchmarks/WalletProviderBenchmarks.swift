@@ -1,7 +1,7 @@
 // Wallet Provider throughput (package-benchmark), each next to its floor measured in the same run.
 //
 //   cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --target WalletProviderBenchmarks
-//   (add --filter 'nonce.*' or --filter '.*Android.*' to run a subset)
+//   (add --filter 'nonce.*', --filter '.*Android.*' or --filter '.*WIA.*' to run a subset)
 //
 // package-benchmark runs every benchmark in its own process; each process starts only the servers it needs, on
 // loopback, each with its own SQLite file (WAL, synchronous=NORMAL) in a temporary directory.
@@ -35,6 +35,29 @@
 //   (ECDSA P-384); Android (io-wallet StrongBox chain), leaf by intermediate (P-256), intermediate by intermediate
 //   (P-384), that by the Google root key (RSA-4096), and the root's self-signature (RSA-4096), as the verifier
 //   checks it. Goal of issue 11: registrations/s >= 0.7 x floor/s.
+// WIA issuance (service): the server-side work of one IT-Wallet 1.5 `wia-request+jwt` (issue 27) for an instance
+//   registered in setup through the real registration with the test attestation authorities (DeviceAttestationTesting,
+//   one fresh root trusted for App Attest, Android key attestation and integrity tokens), the provider's clock a
+//   FixedClock so nothing expires: through `@_spi(Benchmarks)` `benchmarkWalletInstanceAttestation`, i.e.
+//   `InstanceAttestationService.walletInstanceAttestation` for 1.5: the request parsed and proven (ES256 signature by
+//   the cnf key, times, `iss`, the instance looked up (one SELECT), the hardware proof: iOS the App Attest assertion
+//   split as hardware_signature / integrity_assertion verified with the registered key and counter; Android the DER
+//   signature over client_data and the integrity token (LocalIntegrityTokenVerifier: its x5c to the test root and
+//   its JWS), then one transaction (BEGIN IMMEDIATE, the nonce DELETE … RETURNING, the instance UPDATE … RETURNING
+//   moving the counter, the instance's status list entry read and reused, COMMIT), then the WIA signed with the
+//   provider's x5c identity (ES256, header x5c and trust_chain). Not measured, per iteration: the nonce stored as
+//   `GET /nonce` stores it and the device building its request (fresh cnf key, assertion or signature, token).
+//   With a FixedClock the entry's maintained_until never grows, so its UPDATE (every WIA under a real clock) is
+//   not run. Setup checks that both paths answer a WIA with x5c and client_status and that a replay is refused.
+// WIA issuance (HTTP): the same as `POST /wallet-instance-attestation` on loopback (`application/jwt` body).
+// WIA piece: one SQL statement (the nonce INSERT of `GET /nonce`) through the same pool and SQLite file, for the
+//   breakdown: issuance runs six (five of them without a pool checkout, inside the transaction).
+// WIA floor: the signature operations one issuance needs, on keys parsed in advance: the request's ES256 verified
+//   over its signing input by the cnf key, the hardware proof verified (P-256 by the registered key over the bytes
+//   it signed: iOS SHA-256(authenticatorData ‖ SHA-256(client_data)), Android client_data), the WIA signed (ES256 by
+//   the provider's key over a signing input of the WIA's size). Android also has a row with the test integrity
+//   token's three P-256 verifications (x5c leaf, intermediate, token), which a deployment's Play Integrity check
+//   replaces. Goal of issue 27: WIA issuance/s >= 0.7 x floor/s, same run.
 //
 // Samples (Benchmarks/Fixtures, copies of the public vectors): Apple `ios-pagopa-io-wallet-dev-2024` (App Attest,
 // development environment, client data = the challenge string, as the provider derives it), Android
@@ -46,7 +69,9 @@ import Benchmark
 import BenchmarkSupport
 import Crypto
 import DeviceAttestation
+import DeviceAttestationTesting
 import Foundation
+import Synchronization
 import TesseraCBOR
 import TesseraCore
 import TesseraJOSE
@@ -249,25 +274,38 @@ struct Provider: Sendable {
     let directory: URL
     let accountID: String
     let session: String
+    /// The key of the provider's x5c signing identity (the WIA floor signs with it).
+    let signingKey: P256.Signing.PrivateKey
 
     /// `clock`: the sample's validation_time for registrations (every certificate is checked at that instant).
-    static func start(clock: any TesseraClock, apple: [AppAttestAppID] = [], android: [AndroidApplication] = []) async throws -> Provider {
+    /// `testRoot`: a test attestation authority's root to trust for App Attest, Android key attestation and
+    /// integrity tokens (the WIA benchmarks' devices).
+    static func start(
+        clock: any TesseraClock, apple: [AppAttestAppID] = [], android: [AndroidApplication] = [], testRoot: AndroidTestAttestationAuthority? = nil
+    ) async throws -> Provider {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-wp-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var generator = SystemRandomNumberGenerator()
         let (_, leaf) = try X5CTestPKI.issueChain(
             rootCommonName: "Bench Signing Root", leafCommonName: "Bench Signer", now: Date(), random: &generator)
         guard case .p256(let key) = leaf.privateKey else { throw TrustError.malformedCertificate(certificate: 0, reason: "the bench signer is not P-256") }
+        var appAttest = AppAttestPolicy(apps: apple, allowedEnvironments: [.production, .development])
+        var androidPolicy = AndroidAttestationPolicy(applications: android)
+        if let testRoot {
+            appAttest.trustedRoots.append(testRoot.rootCertificate)
+            androidPolicy.trustedRootKeys.append(testRoot.rootPublicKeySPKI)
+        }
         let configuration = WalletProviderConfiguration(
             database: .sqlite(path: directory.appendingPathComponent("provider.sqlite").path), directory: directory,
             signingIdentity: try ProviderSigningIdentity(privateKey: key, certificateChain: [try leaf.derEncoded()]),
-            apps: .init(apple: apple, android: android),
-            appAttest: AppAttestPolicy(apps: apple, allowedEnvironments: [.production, .development]), clock: clock)
+            apps: .init(apple: apple, android: android), appAttest: appAttest, android: androidPolicy,
+            androidIntegrity: testRoot.map { LocalIntegrityTokenVerifier(root: $0.rootCertificate) }, clock: clock)
         // Accounts are not what is measured: small Argon2id parameters keep the start short.
         let server = try await WalletProviderServer.start(
             configuration, port: 0, passwordParameters: Argon2Parameters(memoryKiB: 256, iterations: 1, parallelism: 1))
         let account = try await server.benchmarkAccount(email: "bench@example.org", password: "correct horse battery staple")
-        return Provider(server: server, directory: directory, accountID: account.accountID, session: account.sessionToken)
+        return Provider(
+            server: server, directory: directory, accountID: account.accountID, session: account.sessionToken, signingKey: key)
     }
 
     func shutdown() async {
@@ -324,6 +362,8 @@ actor World {
     }()
     private(set) var nonceURL: String?
     private(set) var registrar: Registrar?
+    private(set) var wiaDevice: WIADevice?
+    private var wiaFloorMade: WIAFloor?
     private var provider: Provider?
     private var bare: BareNonceServer?
 
@@ -360,6 +400,37 @@ actor World {
             throw BenchmarkFailure("a second registration of one tag was not refused with validation_error")
         }
         try await registrar.finish(first.tag)
+    }
+
+    /// A provider trusting a fresh test attestation root (FixedClock at now, so nothing expires) and one device of
+    /// `platform` registered at it through the real registration; its WIA issuance checked before anything is timed.
+    func startWIA(_ platform: WIADevice.Platform) async throws {
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let authority = try AndroidTestAttestationAuthority.generate(
+            commonName: "Bench Attestation Root", notBefore: now.addingTimeInterval(-86_400),
+            notAfter: now.addingTimeInterval(365 * 86_400), random: nil)
+        let provider = try await Provider.start(
+            clock: FixedClock(now), apple: [WIADevice.appleApp], android: [WIADevice.application], testRoot: authority)
+        self.provider = provider
+        let device = try await WIADevice.register(platform, at: provider, authority: authority, now: now)
+        wiaDevice = device
+        // Both paths answer a WIA with x5c and client_status; a request whose nonce was consumed is refused.
+        let first = try await device.prepare()
+        let wia = try await provider.server.benchmarkWalletInstanceAttestation(assertion: first)
+        try WIADevice.check(wia)
+        let replayed = try? await provider.server.benchmarkWalletInstanceAttestation(assertion: first)
+        guard replayed == nil else { throw BenchmarkFailure("a replayed wia-request+jwt was accepted") }
+        let second = try await device.prepare()
+        try WIADevice.check(try await device.post(second, client: client))
+    }
+
+    /// The signature floor of the running device's issuance, made once.
+    func wiaFloor(integrity: Bool) async throws -> WIAFloor {
+        if let floor = wiaFloorMade { return floor }
+        guard let device = wiaDevice else { throw BenchmarkFailure("no provider") }
+        let floor = try await WIAFloor(device: device, integrity: integrity)
+        wiaFloorMade = floor
+        return floor
     }
 
     func shutdown() async {
@@ -443,6 +514,204 @@ struct Registrar: Sendable {
         guard try await provider.server.benchmarkRemoveInstance(hardwareKeyTag: tag) else {
             throw BenchmarkFailure("no instance was stored for \(tag)")
         }
+    }
+}
+
+// MARK: - Wallet Instance Attestation (1.5)
+
+/// A device registered with the test attestation authorities that builds 1.5 `wia-request+jwt` as the tests'
+/// AttestationDevice (and the 1.5 text) does: `iss` = the cnf key's thumbprint, `client_data` =
+/// `{"nonce", "jwk_thumbprint"}`, iOS with its App Attest assertion split into `hardware_signature` (the DER
+/// signature) and `integrity_assertion` (the authenticator data), Android with a DER ECDSA signature over
+/// `client_data` and an integrity token whose `requestHash` is its SHA-256.
+final class WIADevice: Sendable {
+    enum Platform: String, Sendable { case ios, android }
+    static let application = AndroidApplication(
+        packageName: "org.tessera.wallet.bench", signingCertificateDigests: [Data(SHA256.hash(data: Data("bench signer".utf8)))])
+    static let appleApp = AppAttestAppID(teamID: "TESSERA001", bundleID: "org.tessera.wallet.bench")
+
+    let platform: Platform
+    let provider: Provider
+    let authority: AndroidTestAttestationAuthority
+    let now: Date
+    /// The registered hardware key (App Attest key / Android Keystore key).
+    let key: P256.Signing.PrivateKey
+    let hardwareKeyTag: String
+    /// Android: the integrity token signer (valid an hour around `now`).
+    let integritySigner: (key: P256.Signing.PrivateKey, chain: [Data])
+    private let counter = Mutex<UInt32>(0)
+
+    private init(
+        platform: Platform, provider: Provider, authority: AndroidTestAttestationAuthority, now: Date,
+        key: P256.Signing.PrivateKey, hardwareKeyTag: String
+    ) throws {
+        (self.platform, self.provider, self.authority, self.now) = (platform, provider, authority, now)
+        (self.key, self.hardwareKeyTag) = (key, hardwareKeyTag)
+        integritySigner = try authority.integritySigner(at: now)
+    }
+
+    /// Registers a fresh hardware key through the provider's registration path (challenge seeded as an issued
+    /// nonce, key attestation by the test authority).
+    static func register(_ platform: Platform, at provider: Provider, authority: AndroidTestAttestationAuthority, now: Date) async throws -> WIADevice {
+        let challenge = Base64URL.encode(SystemRandomSource().bytes(32))
+        try await provider.server.benchmarkSeedChallenge(challenge)
+        let key = P256.Signing.PrivateKey()
+        let attestation: String, tag: String
+        switch platform {
+        case .ios:
+            let attested = try AppAttestTestAuthority(sharing: authority).attest(
+                publicKey: key.publicKey, app: appleApp, environment: .production,
+                clientDataHash: Data(SHA256.hash(data: Data(challenge.utf8))), at: now)
+            attestation = attested.attestationObject.base64EncodedString()
+            tag = Base64URL.encode(attested.keyID)
+        case .android:
+            let chain = try authority.attest(publicKey: key.publicKey, challenge: Data(challenge.utf8), application: application, at: now)
+            attestation = Data(chain.map { $0.base64EncodedString() }.joined(separator: ",").utf8).base64EncodedString()
+            tag = "bench-android-\(UUID().uuidString)"
+        }
+        let body: JSONObject = [
+            "challenge": .string(challenge), "key_attestation": .string(attestation), "hardware_key_tag": .string(tag),
+        ]
+        try await provider.server.benchmarkRegister(body: body.serialized(), accountID: provider.accountID)
+        return try WIADevice(platform: platform, provider: provider, authority: authority, now: now, key: key, hardwareKeyTag: tag)
+    }
+
+    /// Setup of one iteration: a nonce stored as `GET /nonce` stores it, and a request for it bound to a fresh cnf key.
+    func prepare() async throws -> String {
+        let nonce = Base64URL.encode(SystemRandomSource().bytes(32))
+        try await provider.server.benchmarkSeedChallenge(nonce)
+        return try request(nonce: nonce).jwt
+    }
+
+    /// A `wia-request+jwt` for `nonce`, and what the floor needs of it: the cnf key, the bytes the hardware key
+    /// signed and that signature.
+    func request(nonce: String) throws -> (jwt: String, cnf: P256.Signing.PublicKey, signedMessage: Data, hardwareSignature: P256.Signing.ECDSASignature) {
+        let cnf = P256.Signing.PrivateKey()
+        let jwk = JWK(publicKey: cnf.publicKey)
+        let thumbprint = jwk.thumbprintBase64URL()
+        let clientData = (["nonce": .string(nonce), "jwk_thumbprint": .string(thumbprint)] as JSONObject).serialized()
+        let signature: Data, integrity: String, signedMessage: Data
+        switch platform {
+        case .ios:
+            let next = counter.withLock { value in
+                value += 1
+                return value
+            }
+            let parts = try AppAttestAssertionObject(
+                try AppAttestTestAuthority.assertion(key: key, app: Self.appleApp, clientData: clientData, counter: next))
+            signature = parts.signature
+            integrity = parts.authenticatorData.base64EncodedString()
+            signedMessage = AppAttestTestAuthority.assertionNonce(authenticatorData: parts.authenticatorData, clientData: clientData)
+        case .android:
+            signature = try key.signature(for: clientData).derRepresentation
+            integrity = try integrityToken(over: clientData)
+            signedMessage = clientData
+        }
+        let iat = Int64(now.timeIntervalSince1970)
+        let claims: JSONObject = [
+            "iss": .string(thumbprint), "nonce": .string(nonce), "hardware_key_tag": .string(hardwareKeyTag),
+            "cnf": ["jwk": .object(jwk.with(kid: thumbprint).jsonObject)],
+            "platform": .string(platform == .ios ? "iOS" : "android"),
+            "wallet_solution_id": "tessera", "wallet_solution_version": "1.5.0",
+            "iat": .integer(iat), "exp": .integer(iat + 3600),
+            "hardware_signature": .string(signature.base64EncodedString()), "integrity_assertion": .string(integrity),
+        ]
+        let header: JSONObject = ["typ": "wia-request+jwt", "kid": .string(thumbprint)]
+        let jwt = try CompactJWS.sign(header: header, claims: claims, key: .es256(cnf)).compact
+        return (jwt, cnf.publicKey, signedMessage, try P256.Signing.ECDSASignature(derRepresentation: signature))
+    }
+
+    /// A Play-Integrity-shaped token under the test authority, `requestHash` = hex SHA-256 of `data`.
+    private func integrityToken(over data: Data) throws -> String {
+        let hash = Data(SHA256.hash(data: data)).map { String(format: "%02x", $0) }.joined()
+        let package = Self.application.packageName
+        let payload: JSONObject = [
+            "requestDetails": [
+                "requestPackageName": .string(package), "requestHash": .string(hash),
+                "timestampMillis": .string(String(Int64(now.timeIntervalSince1970 * 1000))),
+            ],
+            "appIntegrity": ["appRecognitionVerdict": "PLAY_RECOGNIZED", "packageName": .string(package)],
+            "deviceIntegrity": ["deviceRecognitionVerdict": ["MEETS_DEVICE_INTEGRITY"]],
+        ]
+        let header: JSONObject = ["x5c": .array(integritySigner.chain.map { .string($0.base64EncodedString()) })]
+        return try CompactJWS.sign(header: header, claims: payload, key: .es256(integritySigner.key)).compact
+    }
+
+    /// `POST /wallet-instance-attestation` with the request as `application/jwt`; the WIA answered.
+    func post(_ jwt: String, client: HTTPClient) async throws -> String {
+        var request = HTTPClientRequest(url: provider.server.baseURL + "/wallet-instance-attestation")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/jwt")
+        request.body = .bytes(ByteBuffer(string: jwt))
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let answer = try await response.body.collect(upTo: 64 * 1024)
+        guard response.status == .ok, let wia = (try? JSONValue.parse(answer.readableBytesView))?["wallet_instance_attestation"]?.stringValue else {
+            throw BenchmarkFailure("POST /wallet-instance-attestation answered \(response.status): \(String(buffer: answer))")
+        }
+        return wia
+    }
+
+    /// A 1.5 WIA: `oauth-client-attestation+jwt` with `x5c`, a `client_status` entry and no `iss`.
+    static func check(_ wia: String) throws {
+        let jws = try CompactJWS(parsing: wia)
+        let claims = try jws.payloadJSON()
+        guard jws.type == "oauth-client-attestation+jwt", jws.header["x5c"]?.arrayValue?.isEmpty == false,
+            claims["client_status"]?["status"]?["status_list"]?["idx"] != nil, claims["iss"] == nil
+        else { throw BenchmarkFailure("not a 1.5 WIA: \(jws.header) \(claims)") }
+    }
+}
+
+/// The signature operations one WIA issuance needs, on keys parsed in advance: the request JWS verified (ES256 by
+/// the cnf key over its signing input), the hardware proof verified (ECDSA P-256 by the registered key over the
+/// bytes it signed), the WIA signed (ES256 by the provider's key over a signing input of the WIA's size).
+/// `integrity`: Android's test integrity token as `LocalIntegrityTokenVerifier` checks it besides (its x5c leaf
+/// by the intermediate, the intermediate by the root, the token by the leaf).
+struct WIAFloor: Sendable {
+    let requestInput: Data
+    let requestSignature: P256.Signing.ECDSASignature
+    let cnf: P256.Signing.PublicKey
+    let hardwareMessage: Data
+    let hardwareSignature: P256.Signing.ECDSASignature
+    let hardwareKey: P256.Signing.PublicKey
+    let wiaInput: Data
+    let providerKey: P256.Signing.PrivateKey
+    let integrity: [SignatureCheck]
+    let integrityToken: (input: Data, signature: P256.Signing.ECDSASignature, key: P256.Signing.PublicKey)?
+
+    init(device: WIADevice, integrity withIntegrity: Bool) async throws {
+        let built = try device.request(nonce: Base64URL.encode(SystemRandomSource().bytes(32)))
+        let jws = try CompactJWS(parsing: built.jwt)
+        requestInput = Data(jws.signingInput.utf8)
+        requestSignature = try P256.Signing.ECDSASignature(rawRepresentation: jws.signature)
+        cnf = built.cnf
+        hardwareMessage = built.signedMessage
+        hardwareSignature = built.hardwareSignature
+        hardwareKey = device.key.publicKey
+        // A WIA's signing input, as the service issued it in setup.
+        let issued = try await device.provider.server.benchmarkWalletInstanceAttestation(assertion: try await device.prepare())
+        wiaInput = Data(try CompactJWS(parsing: issued).signingInput.utf8)
+        providerKey = device.provider.signingKey
+        if withIntegrity, let token = (try CompactJWS(parsing: built.jwt).payloadJSON())["integrity_assertion"]?.stringValue {
+            let tokenJWS = try CompactJWS(parsing: token)
+            var chain = try device.integritySigner.chain.map { try Certificate(derEncoded: Array($0)) }
+            chain.append(device.authority.rootCertificate)
+            integrity = try zip(chain, chain.dropFirst()).map { try SignatureCheck($0, issuer: $1) }
+            integrityToken = (Data(tokenJWS.signingInput.utf8), try P256.Signing.ECDSASignature(rawRepresentation: tokenJWS.signature),
+                device.integritySigner.key.publicKey)
+        } else {
+            (integrity, integrityToken) = ([], nil)
+        }
+        guard run() else { throw BenchmarkFailure("a WIA floor signature does not verify") }
+    }
+
+    /// One issuance's signatures; false when a verification fails.
+    func run() -> Bool {
+        guard cnf.isValidSignature(requestSignature, for: requestInput),
+            hardwareKey.isValidSignature(hardwareSignature, for: hardwareMessage),
+            integrity.allSatisfy({ $0.verify() })
+        else { return false }
+        if let token = integrityToken, !token.key.isValidSignature(token.signature, for: token.input) { return false }
+        return (try? providerKey.signature(for: wiaInput)) != nil
     }
 }
 
@@ -530,6 +799,72 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
             benchmark.measurement(cpuMicroseconds, processCPUMicroseconds() - cpu)
+        }
+    }
+
+    // WIA (1.5): one issuance per iteration for a registered instance; the nonce stored and the request built (device
+    // side) per iteration outside the measured part. Next to it, its signature floor in the same run.
+    for (name, platform) in [("iOS", WIADevice.Platform.ios), ("Android", .android)] {
+        let configuration = Benchmark.Configuration(
+            metrics: [.wallClock, .throughput, cpuMicroseconds], timeUnits: .microseconds, warmupIterations: 10,
+            maxDuration: .seconds(4), maxIterations: 5_000,
+            setup: { try await World.shared.startWIA(platform) }, teardown: teardown)
+        Benchmark("WIA issuance: \(name) (service)", configuration: configuration) { benchmark in
+            guard let device = await World.shared.wiaDevice else { throw BenchmarkFailure("no provider") }
+            let request = try await device.prepare()
+            let cpu = processCPUMicroseconds()
+            benchmark.startMeasurement()
+            let wia = try await device.provider.server.benchmarkWalletInstanceAttestation(assertion: request)
+            benchmark.stopMeasurement()
+            benchmark.measurement(cpuMicroseconds, processCPUMicroseconds() - cpu)
+            blackHole(wia)
+        }
+        Benchmark("WIA issuance: \(name) (HTTP)", configuration: configuration) { benchmark in
+            guard let device = await World.shared.wiaDevice else { throw BenchmarkFailure("no provider") }
+            let request = try await device.prepare()
+            let cpu = processCPUMicroseconds()
+            benchmark.startMeasurement()
+            let wia = try await device.post(request, client: World.shared.client)
+            benchmark.stopMeasurement()
+            benchmark.measurement(cpuMicroseconds, processCPUMicroseconds() - cpu)
+            blackHole(wia)
+        }
+        // Where issuance time goes beyond the floor: one SQL statement of the kind it runs six of (instance SELECT,
+        // BEGIN IMMEDIATE, nonce DELETE … RETURNING, instance UPDATE … RETURNING, status entry SELECT, COMMIT), here
+        // the nonce INSERT that `GET /nonce` runs, through the same pool, thread pool and SQLite file.
+        if platform == .ios {
+            Benchmark("WIA piece: one SQL statement (nonce INSERT, service)", configuration: configuration) { benchmark in
+                guard let device = await World.shared.wiaDevice else { throw BenchmarkFailure("no provider") }
+                let nonce = Base64URL.encode(SystemRandomSource().bytes(32))
+                let cpu = processCPUMicroseconds()
+                benchmark.startMeasurement()
+                try await device.provider.server.benchmarkSeedChallenge(nonce)
+                benchmark.stopMeasurement()
+                benchmark.measurement(cpuMicroseconds, processCPUMicroseconds() - cpu)
+            }
+        }
+        let floors: [(label: String, integrity: Bool)] =
+            platform == .ios
+            ? [("WIA floor: iOS signatures (ES256 verify, App Attest P-256 verify, ES256 sign)", false)]
+            : [
+                ("WIA floor: Android signatures (ES256 verify, P-256 verify, ES256 sign)", false),
+                ("WIA floor: Android signatures + test integrity token (x5c 2x P-256, ES256 verify)", true),
+            ]
+        for floor in floors {
+            let cpuBound = Benchmark.Configuration(
+                metrics: [.wallClock, .throughput, cpuMicroseconds], timeUnits: .microseconds, warmupIterations: 20,
+                maxDuration: .seconds(3), maxIterations: 20_000,
+                setup: { try await World.shared.startWIA(platform) }, teardown: teardown)
+            Benchmark(floor.label, configuration: cpuBound) { benchmark in
+                let signatures = try await World.shared.wiaFloor(integrity: floor.integrity)
+                let cpu = processCPUMicroseconds()
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations {
+                    guard signatures.run() else { fatalError("WalletProviderBenchmarks: a WIA floor signature stopped verifying") }
+                }
+                benchmark.stopMeasurement()
+                benchmark.measurement(cpuMicroseconds, processCPUMicroseconds() - cpu)
+            }
         }
     }
 }

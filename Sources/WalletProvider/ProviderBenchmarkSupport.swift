@@ -1,4 +1,5 @@
 import Foundation
+import ITWalletProtocol
 import SQLKit
 import ServiceSupport
 import TesseraJOSE
@@ -34,6 +35,14 @@ extension WalletProviderServer {
             throw WireError(.badRequest, "bad_request", "the body must be a JSON object (application/json)")
         }
         try await services.registration.register(RegistrationService.Request(json: json), accountID: accountID)
+    }
+
+    /// What `POST /wallet-instance-attestation` (1.5) does with a `wia-request+jwt` once the body is read (the raw
+    /// `application/jwt` form): `InstanceAttestationService.walletInstanceAttestation` (the request parsed and
+    /// proven, the nonce consumed, the instance claimed, its status list entry allocated or reused, the WIA signed
+    /// with the x5c identity). Returns the WIA; throws the `WireError` the route would answer with.
+    public func benchmarkWalletInstanceAttestation(assertion: String) async throws -> String {
+        try await services.attestations.service.walletInstanceAttestation(assertion: assertion, version: .v1_5)
     }
 
     /// Deletes the instance registered with `hardwareKeyTag` (an App Attest sample's tag is its fixed keyId, so it
