@@ -37,18 +37,19 @@
 //   checks it. Goal of issue 11: registrations/s >= 0.7 x floor/s.
 // WIA issuance (service): the server-side work of one IT-Wallet 1.5 `wia-request+jwt` (issue 27) for an instance
 //   registered in setup through the real registration with the test attestation authorities (DeviceAttestationTesting,
-//   one fresh root trusted for App Attest, Android key attestation and integrity tokens), the provider's clock a
-//   FixedClock so nothing expires: through `@_spi(Benchmarks)` `benchmarkWalletInstanceAttestation`, i.e.
+//   one fresh root trusted for App Attest, Android key attestation and integrity tokens), the provider's clock
+//   moved 10 ms per iteration by setup (nothing expires within a run, and each WIA extends its status entry as under
+//   a real clock): through `@_spi(Benchmarks)` `benchmarkWalletInstanceAttestation`, i.e.
 //   `InstanceAttestationService.walletInstanceAttestation` for 1.5: the request parsed and proven (ES256 signature by
 //   the cnf key, times, `iss`, the instance looked up (one SELECT), the hardware proof: iOS the App Attest assertion
 //   split as hardware_signature / integrity_assertion verified with the registered key and counter; Android the DER
 //   signature over client_data and the integrity token (LocalIntegrityTokenVerifier: its x5c to the test root and
 //   its JWS), then one transaction (BEGIN IMMEDIATE, the nonce DELETE … RETURNING, the instance UPDATE … RETURNING
-//   moving the counter, the instance's status list entry read and reused, COMMIT), then the WIA signed with the
+//   moving the counter, the instance's status list entry reused and its maintained_until moved on, COMMIT), then
+//   the WIA signed with the
 //   provider's x5c identity (ES256, header x5c and trust_chain). Not measured, per iteration: the nonce stored as
 //   `GET /nonce` stores it and the device building its request (fresh cnf key, assertion or signature, token).
-//   With a FixedClock the entry's maintained_until never grows, so its UPDATE (every WIA under a real clock) is
-//   not run. Setup checks that both paths answer a WIA with x5c and client_status and that a replay is refused.
+//   Setup checks that both paths answer a WIA with x5c and client_status and that a replay is refused.
 // WIA issuance (HTTP): the same as `POST /wallet-instance-attestation` on loopback (`application/jwt` body).
 // WIA piece: one SQL statement (the nonce INSERT of `GET /nonce`) through the same pool and SQLite file, for the
 //   breakdown: issuance runs six (five of them without a pool checkout, inside the transaction).
@@ -409,10 +410,11 @@ actor World {
         let authority = try AndroidTestAttestationAuthority.generate(
             commonName: "Bench Attestation Root", notBefore: now.addingTimeInterval(-86_400),
             notAfter: now.addingTimeInterval(365 * 86_400), random: nil)
+        let clock = SteppedClock(now)
         let provider = try await Provider.start(
-            clock: FixedClock(now), apple: [WIADevice.appleApp], android: [WIADevice.application], testRoot: authority)
+            clock: clock, apple: [WIADevice.appleApp], android: [WIADevice.application], testRoot: authority)
         self.provider = provider
-        let device = try await WIADevice.register(platform, at: provider, authority: authority, now: now)
+        let device = try await WIADevice.register(platform, at: provider, authority: authority, now: now, clock: clock)
         wiaDevice = device
         // Both paths answer a WIA with x5c and client_status; a request whose nonce was consumed is refused.
         let first = try await device.prepare()
@@ -519,6 +521,15 @@ struct Registrar: Sendable {
 
 // MARK: - Wallet Instance Attestation (1.5)
 
+/// The WIA provider's clock: set by setup only, 10 ms further per iteration, so each WIA moves its status entry's
+/// maintained_until as under a real clock, and nothing expires within a run (requests, tokens, nonces).
+final class SteppedClock: TesseraClock {
+    private let instant: Mutex<Date>
+    init(_ start: Date) { instant = Mutex(start) }
+    func now() -> Date { instant.withLock { $0 } }
+    func step() { instant.withLock { $0 = $0.addingTimeInterval(0.01) } }
+}
+
 /// A device registered with the test attestation authorities that builds 1.5 `wia-request+jwt` as the tests'
 /// AttestationDevice (and the 1.5 text) does: `iss` = the cnf key's thumbprint, `client_data` =
 /// `{"nonce", "jwk_thumbprint"}`, iOS with its App Attest assertion split into `hardware_signature` (the DER
@@ -534,6 +545,7 @@ final class WIADevice: Sendable {
     let provider: Provider
     let authority: AndroidTestAttestationAuthority
     let now: Date
+    let clock: SteppedClock
     /// The registered hardware key (App Attest key / Android Keystore key).
     let key: P256.Signing.PrivateKey
     let hardwareKeyTag: String
@@ -542,17 +554,19 @@ final class WIADevice: Sendable {
     private let counter = Mutex<UInt32>(0)
 
     private init(
-        platform: Platform, provider: Provider, authority: AndroidTestAttestationAuthority, now: Date,
+        platform: Platform, provider: Provider, authority: AndroidTestAttestationAuthority, now: Date, clock: SteppedClock,
         key: P256.Signing.PrivateKey, hardwareKeyTag: String
     ) throws {
-        (self.platform, self.provider, self.authority, self.now) = (platform, provider, authority, now)
+        (self.platform, self.provider, self.authority, self.now, self.clock) = (platform, provider, authority, now, clock)
         (self.key, self.hardwareKeyTag) = (key, hardwareKeyTag)
         integritySigner = try authority.integritySigner(at: now)
     }
 
     /// Registers a fresh hardware key through the provider's registration path (challenge seeded as an issued
     /// nonce, key attestation by the test authority).
-    static func register(_ platform: Platform, at provider: Provider, authority: AndroidTestAttestationAuthority, now: Date) async throws -> WIADevice {
+    static func register(
+        _ platform: Platform, at provider: Provider, authority: AndroidTestAttestationAuthority, now: Date, clock: SteppedClock
+    ) async throws -> WIADevice {
         let challenge = Base64URL.encode(SystemRandomSource().bytes(32))
         try await provider.server.benchmarkSeedChallenge(challenge)
         let key = P256.Signing.PrivateKey()
@@ -573,11 +587,14 @@ final class WIADevice: Sendable {
             "challenge": .string(challenge), "key_attestation": .string(attestation), "hardware_key_tag": .string(tag),
         ]
         try await provider.server.benchmarkRegister(body: body.serialized(), accountID: provider.accountID)
-        return try WIADevice(platform: platform, provider: provider, authority: authority, now: now, key: key, hardwareKeyTag: tag)
+        return try WIADevice(
+            platform: platform, provider: provider, authority: authority, now: now, clock: clock, key: key, hardwareKeyTag: tag)
     }
 
-    /// Setup of one iteration: a nonce stored as `GET /nonce` stores it, and a request for it bound to a fresh cnf key.
+    /// Setup of one iteration: the clock 10 ms on, a nonce stored as `GET /nonce` stores it, and a request for it
+    /// bound to a fresh cnf key (its `iat` the start instant: valid for the hour after it).
     func prepare() async throws -> String {
+        clock.step()
         let nonce = Base64URL.encode(SystemRandomSource().bytes(32))
         try await provider.server.benchmarkSeedChallenge(nonce)
         return try request(nonce: nonce).jwt
@@ -830,8 +847,8 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(wia)
         }
         // Where issuance time goes beyond the floor: one SQL statement of the kind it runs six of (instance SELECT,
-        // BEGIN IMMEDIATE, nonce DELETE … RETURNING, instance UPDATE … RETURNING, status entry SELECT, COMMIT), here
-        // the nonce INSERT that `GET /nonce` runs, through the same pool, thread pool and SQLite file.
+        // BEGIN IMMEDIATE, nonce DELETE … RETURNING, instance UPDATE … RETURNING, status entry UPDATE … RETURNING,
+        // COMMIT), here the nonce INSERT that `GET /nonce` runs, through the same pool, thread pool and SQLite file.
         if platform == .ios {
             Benchmark("WIA piece: one SQL statement (nonce INSERT, service)", configuration: configuration) { benchmark in
                 guard let device = await World.shared.wiaDevice else { throw BenchmarkFailure("no provider") }

@@ -39,19 +39,18 @@ struct StatusListStore: Sendable {
         return try await allocate(instanceID: instanceID, purpose: .walletInstance, until: until, now: now)
     }
 
+    /// One statement (every WIA under a real clock moves the horizon, so a read then a write would be two round trips):
+    /// maintained_until becomes the later of its value and `until`, and the entry comes back with it.
     private func extendWalletInstanceEntry(instanceID: String, until: Date) async throws(WireError) -> StatusAllocation? {
         struct Row: Decodable { let list_id: String; let idx: Int; let maintained_until: Double }
+        let until = until.timeIntervalSince1970
         return try await db.run { sql in
-            guard let row = try await sql.select().columns("list_id", "idx", "maintained_until").from("wp_status_entries")
+            let later: SQLQueryString = "CASE WHEN maintained_until < \(bind: until) THEN \(bind: until) ELSE maintained_until END"
+            guard let row = try await sql.update("wp_status_entries").set("maintained_until", to: later)
                 .where("instance_id", .equal, instanceID).where("purpose", .equal, StatusPurpose.walletInstance.rawValue)
-                .first(decoding: Row.self)
+                .returning("list_id", "idx", "maintained_until").first(decoding: Row.self)
             else { return nil }
-            let horizon = max(row.maintained_until, until.timeIntervalSince1970)
-            if horizon > row.maintained_until {
-                try await sql.update("wp_status_entries").set("maintained_until", to: SQLBind(horizon))
-                    .where("list_id", .equal, row.list_id).where("idx", .equal, row.idx).run()
-            }
-            return StatusAllocation(listID: row.list_id, index: row.idx, maintainedUntil: Date(timeIntervalSince1970: horizon))
+            return StatusAllocation(listID: row.list_id, index: row.idx, maintainedUntil: Date(timeIntervalSince1970: row.maintained_until))
         }
     }
 
