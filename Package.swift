@@ -253,7 +253,7 @@ let package = Package(
             name: "WalletInstanceKit",
             dependencies: [
                 "TesseraCore", "TesseraCOSE", "TesseraJOSE", "TesseraHTTP", "DeviceAttestation", "HolderKit", "MDoc",
-                "ITWalletProtocol", "TesseraTrust", "TokenStatusList",
+                "ITWalletProtocol", "TesseraTrust", "TokenStatusList", "SDJWT",
                 "DeviceCheckDouble",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

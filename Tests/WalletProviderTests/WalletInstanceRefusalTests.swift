@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HolderKit
 import ITWalletProtocol
+import SDJWT
 import TesseraHTTP
 import TesseraJOSE
 import Testing
@@ -66,6 +67,52 @@ struct WalletInstanceRefusalTests {
             return answer
         }
         try await Self.expectRefusal(attester, fixture, spec: .v1_0, .format("dc+sd-jwt", "missing from wallet_attestations"))
+    }
+
+    /// The `dc+sd-jwt` with `transform` applied to its compact text.
+    static func sdJWTRewriting(_ fixture: ProviderFixture, _ transform: @escaping @Sendable (String) -> String) -> WalletInstanceAttester {
+        attester(fixture, path: ITWalletEndpoint.attestation(.v1_0)) { answer in
+            var answer = answer
+            answer["wallet_attestations"] = .array((answer["wallet_attestations"]?.arrayValue ?? []).map { entry in
+                guard entry["format"]?.stringValue == "dc+sd-jwt", let text = entry["wallet_attestation"]?.stringValue else { return entry }
+                return ["format": "dc+sd-jwt", "wallet_attestation": .string(transform(text))]
+            })
+            return answer
+        }
+    }
+
+    /// A Disclosure the provider did not sign (its digest is in no `_sd`), put in place of its `wallet_name`.
+    @Test func a10SDJWTWithAForeignDisclosureIsRefused() async throws {
+        let fixture = try await ProviderFixture()
+        defer { Task { await fixture.shutdown() } }
+        let forged = Disclosure(salt: "c2FsdHNhbHRzYWx0c2FsdA", claimName: "wallet_name", claimValue: "Another Wallet").encoded
+        let attester = Self.sdJWTRewriting(fixture) { text in
+            var parts = text.split(separator: "~", omittingEmptySubsequences: false).map(String.init)
+            for index in parts.indices.dropFirst() where (try? Disclosure(parsing: parts[index]))?.claimName == "wallet_name" {
+                parts[index] = forged
+            }
+            return parts.joined(separator: "~")
+        }
+        let session = try await fixture.account().session
+        do {
+            _ = try await attester.activate(provider: fixture.server.baseURL, session: session, spec: .v1_0)
+            Issue.record("accepted a Disclosure the provider did not sign")
+        } catch {
+            guard case .attestation(.format(let format, let reason)) = error else { throw error }
+            #expect(format == "dc+sd-jwt")
+            #expect(reason.hasPrefix("a Disclosure does not match the issuer JWT"))
+        }
+        #expect(try attester.client.store.load().state == .installed)
+    }
+
+    /// Production's form of the `dc+sd-jwt` (no trailing `~`) is the same proof: accepted.
+    @Test func a10SDJWTWithoutTheTrailingTildeIsAccepted() async throws {
+        let fixture = try await ProviderFixture()
+        defer { Task { await fixture.shutdown() } }
+        let attester = Self.sdJWTRewriting(fixture) { text in text.hasSuffix("~") ? String(text.dropLast()) : text }
+        let record = try await attester.activate(provider: fixture.server.baseURL, session: try await fixture.account().session, spec: .v1_0)
+        #expect(record.state == .operational)
+        #expect(record.attestationFormats?["dc+sd-jwt"]?.hasSuffix("~") == false)
     }
 
     @Test func a10MDocOfAnotherKeyIsRefused() async throws {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import ITWalletProtocol
 import MDoc
+import SDJWT
 import TesseraCOSE
 import TesseraCore
 import TesseraJOSE
@@ -11,7 +12,9 @@ import X509
 /// The IT-Wallet 1.0 answer `{"wallet_attestations": [{"format", "wallet_attestation"}]}` (1.0 "Wallet Attestation
 /// Issuance"), each format checked on its own and all bound to the same `cnf` key with the same validity:
 /// - `jwt`: `oauth-client-attestation+jwt`, `x5c` to the anchor.
-/// - `dc+sd-jwt`: its issuer-signed JWT (before the first `~`, with or without the trailing `~`), `typ` `dc+sd-jwt`.
+/// - `dc+sd-jwt`: its issuer-signed JWT (before the first `~`), `typ` `dc+sd-jwt`, same `exp` as the `jwt`; every
+///   Disclosure's digest among the payload's `_sd` (RFC 9901 §7.1), and the disclosed `wallet_name` / `wallet_link`
+///   those of the `jwt` (with or without the trailing `~`: production omits it).
 /// - `mso_mdoc`: base64url IssuerSigned; `x5chain` to the anchor, issuerAuth by its leaf, MSO `deviceKey` = our key,
 ///   validity covering now (ISO/IEC 18013-5 §9.3.1).
 public struct WalletAttestations10: Sendable {
@@ -38,9 +41,31 @@ public struct WalletAttestations10: Sendable {
         let issuerPart = (documents["dc+sd-jwt"] ?? "").split(separator: "~", omittingEmptySubsequences: false).first ?? ""
         let sdJWT = try await verifier.verify(issuerPart, type: ITWalletType.sdJWTAttestation, boundTo: thumbprint, provider: provider, at: now)
         guard sdJWT.expiresAt == jwt.expiresAt else { throw .format("dc+sd-jwt", "exp differs from the jwt's") }
+        try Self.checkDisclosures(documents["dc+sd-jwt"] ?? "", issuerPart: issuerPart, jwtClaims: jwt.claims)
         try await Self.checkMDoc(documents["mso_mdoc"] ?? "", verifier: verifier, key: key, provider: provider, at: now)
         self.documents = documents
         self.jwt = jwt
+    }
+
+    /// The Disclosures of the verified issuer JWT `issuerPart`: each one's digest is in the payload (a Disclosure the
+    /// provider did not sign is refused), and what they disclose agrees with the `jwt` form.
+    private static func checkDisclosures(_ document: String, issuerPart: Substring, jwtClaims: JSONObject) throws(AttestationCheckError) {
+        // RFC 9901 §4: an SD-JWT without Key Binding ends with `~`; production's form omits it. The last component of
+        // such a text is then a Disclosure (base64url, no `.`), never a KB-JWT.
+        let lastComponent = document.split(separator: "~", omittingEmptySubsequences: false).last ?? ""
+        let text = document.hasSuffix("~") || lastComponent.contains(".") ? document : document + "~"
+        guard let sdJWT = try? SDJWT(parsing: text), sdJWT.keyBindingJWT == nil, sdJWT.issuerSignedJWT.compact == issuerPart else {
+            throw .format("dc+sd-jwt", "not an SD-JWT of the verified issuer JWT")
+        }
+        let claims: JSONObject
+        do {
+            claims = try sdJWT.unverifiedClaims()
+        } catch {
+            throw .format("dc+sd-jwt", "a Disclosure does not match the issuer JWT: \(error)")
+        }
+        for name in ["wallet_name", "wallet_link"] where claims[name] != jwtClaims[name] {
+            throw .format("dc+sd-jwt", "\(name) differs from the jwt's")
+        }
     }
 
     private static func checkMDoc(
