@@ -11,9 +11,10 @@ import TesseraCore
 /// Differences, all documented where they apply: a forbidden publish throws from `publish` (nats-server reports it
 /// asynchronously, so `NATSClient` throws it from the next `flush`); a revoked connection's subscriptions end with
 /// `authorizationViolation` (a `NATSClient` gets the error as an event, then its subscriptions end when reconnecting
-/// fails); `flush` returns at once. Not implemented: operator signing keys, account and user limits other than the
-/// payload size, imports and exports, JetStream, and response permissions (`resp`: a user JWT with it is refused,
-/// rather than given different permissions than the server would give it).
+/// fails); `flush` returns at once. Outside this double's scope (the tests that need them run the real nats-server):
+/// operator signing keys, account and user limits other than the payload size, imports and exports, JetStream, and
+/// response permissions (`resp`: a user JWT with it is refused, rather than given different permissions than the
+/// server would give it).
 public final class InProcessNATSServer: NATSConnector {
     public let operatorPublicKey: String
     /// nats-server's default `max_payload` (1 MiB): headers and payload together.

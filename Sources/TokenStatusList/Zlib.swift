@@ -2,7 +2,12 @@ import CZlib
 
 /// The ZLIB data format (RFC 1950, DEFLATE RFC 1951) through the system zlib, as the Token Status List requires
 /// for `lst` (TSL §4.1).
-enum Zlib {
+package enum Zlib {
+    /// Whether the linked zlib is the classic one (Debian's, Apple's), not zlib-ng: only classic zlib reproduces a
+    /// given compressed stream byte for byte (zlib-ng's DEFLATE makes other, equally valid streams), so only then
+    /// can the draft's example bytes be compared exactly.
+    package static var isClassic: Bool { !String(cString: zlibVersion()).contains("zlib-ng") }
+
     /// ZLIB-compresses `bytes` at the best compression level (TSL §4.1 recommends it; header `78 DA`).
     static func compress(_ bytes: [UInt8]) throws(StatusListError) -> [UInt8] {
         var capacity = compressBound(uLong(bytes.count))

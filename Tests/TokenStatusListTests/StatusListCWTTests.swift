@@ -52,9 +52,9 @@ struct StatusListCWTTests {
         #expect(parsed.claims == example.claims)
         try parsed.verifySignature(with: .p256(try TestIssuer().key.publicKey))
         let draftPayload = try Data(hex: Self.draftPayload)
-        withKnownIssue("only classic zlib reproduces the draft's compressed lst", isIntermittent: true) {
-            #expect(issued.message.payload == draftPayload)
-        }
+        // Only classic zlib (this project's Debian and Apple targets) reproduces the draft's compressed `lst` exactly;
+        // with any zlib the parsed claims above are the example's.
+        if Zlib.isClassic { #expect(issued.message.payload == draftPayload) }
     }
 
     @Test("issue → parse → verify with x5chain against the root, at 1, 2, 4 and 8 bits", arguments: [1, 2, 4, 8])
