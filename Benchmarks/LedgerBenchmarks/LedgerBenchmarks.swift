@@ -32,7 +32,8 @@
 //     of the ledger's shape ({user_guid, password_hash, kdf, policies} with the production KDF: 261 bytes) sealed
 //     to a CEK, keys parsed once.
 //   database writes: the writes of one successful execute without key top-up, as SQLKit statements run through
-//     Fluent's SQLite driver on the ledger's own file (a second Fluent application on it, WAL, synchronous=NORMAL):
+//     the path the ledger takes (InlineSQLite: statements on the caller's thread) on the ledger's own file (a second
+//     InlineSQLite on it, WAL, synchronous=NORMAL):
 //     UPDATE lg_action_tokens … RETURNING (token spent), UPDATE lg_transaction_keys … RETURNING (key spent), then
 //     one transaction {UPDATE lg_users … WHERE cek_version = ? RETURNING id, DELETE FROM lg_ceks …, INSERT INTO
 //     lg_ceks}. Not measured: inserting the token and key rows they consume. No reads (the service also reads the
@@ -63,6 +64,7 @@ import Foundation
 import HolderKit
 import Ledger
 import LedgerProtocol
+import ServiceSupport
 import TesseraCore
 import TesseraJOSE
 import VaultClient
@@ -298,47 +300,32 @@ actor World {
     }
 }
 
-/// The ledger's SQLite file opened a second time, through the same driver, to run the writes of an execute.
+/// The ledger's SQLite file opened a second time, through the same path, to run the writes of an execute.
 actor FloorDatabase {
-    private let app: Application
-    /// Taken once, as LedgerServer takes `app.db` once at start: every statement goes through one event loop's
-    /// connection, as the ledger's do.
-    private let db: any Database
+    private let inline: InlineSQLite
     private let user: String
     private var cekVersion: Int
     private var latVersion: Int
 
-    private init(app: Application, user: String, cekVersion: Int, latVersion: Int) {
-        self.app = app
-        db = app.db
+    private init(inline: InlineSQLite, user: String, cekVersion: Int, latVersion: Int) {
+        self.inline = inline
         self.user = user
         self.cekVersion = cekVersion
         self.latVersion = latVersion
     }
 
     static func open(path: String, user: String) async throws -> FloorDatabase {
-        let app = try await Application.make(Environment(name: "production", arguments: ["ledger-floor"]))
-        app.logger.logLevel = .warning
-        app.databases.use(.sqlite(.file(path)), as: .sqlite)
-        for loop in app.eventLoopGroup.makeIterator() {
-            guard let sql = app.databases.database(logger: app.logger, on: loop) as? any SQLDatabase else { continue }
-            try await sql.raw("PRAGMA journal_mode=WAL").run()
-            try await sql.raw("PRAGMA synchronous=NORMAL").run()
-        }
-        guard let sql = app.db as? any SQLDatabase,
-            let row = try await sql.select().columns("cek_version", "lat_version").from("lg_users").where("id", .equal, user).first()
+        var logger = Logger(label: "ledger-floor")
+        logger.logLevel = .warning
+        let inline = try InlineSQLite(path: path, eventLoop: MultiThreadedEventLoopGroup.singleton.any(), logger: logger)
+        guard let row = try await inline.sql.select().columns("cek_version", "lat_version").from("lg_users").where("id", .equal, user).first()
         else { throw BenchmarkFailure("the enrolled user is not in \(path)") }
         return FloorDatabase(
-            app: app, user: user, cekVersion: try row.decode(column: "cek_version", as: Int.self),
+            inline: inline, user: user, cekVersion: try row.decode(column: "cek_version", as: Int.self),
             latVersion: try row.decode(column: "lat_version", as: Int.self))
     }
 
-    private var sql: any SQLDatabase {
-        get throws {
-            guard let sql = db as? any SQLDatabase else { throw BenchmarkFailure("not an SQL database") }
-            return sql
-        }
-    }
+    private var sql: any SQLDatabase { inline.sql }
 
     private static func hashID(_ secret: String) -> String { Base64URL.encode(SHA256.hash(data: Data(secret.utf8))) }
     private static func sealedText() -> String { Base64URL.encode(SystemRandomSource().bytes(32 + 12 + 16)) }
@@ -375,8 +362,7 @@ actor FloorDatabase {
         try floor?.run()
         let (user, current, kept, latVersion) = (user, cekVersion, cekVersion, latVersion)
         let (cekID, cekSealed, latSealed, latID) = ("\(user)|\(current + 1)", Self.sealedText(), Self.sealedText(), Base64URL.encode(SystemRandomSource().bytes(16)))
-        try await db.transaction { db in
-            guard let sql = db as? any SQLDatabase else { throw BenchmarkFailure("not an SQL database") }
+        try await inline.transaction { sql in
             guard try await sql.update("lg_users")
                 .set("enrolled", to: SQLBind(true)).set("credential_id", to: SQLBind("bench-credential"))
                 .set("cek_version", to: SQLBind(current + 1)).set("lat_id", to: SQLBind(latID))
@@ -406,7 +392,7 @@ actor FloorDatabase {
         guard !keys.isEmpty else { throw BenchmarkFailure("the user has no unused key") }
     }
 
-    func shutdown() async { try? await app.asyncShutdown() }
+    func shutdown() async { inline.close() }
 }
 
 // MARK: - Floor: crypto

@@ -13,8 +13,10 @@
 //     the posts ÷ 256, i.e. the inverse of the rate per core. The database server's own CPU (PostgreSQL) is not in it.
 //   responses/s: 256 ÷ wall time of the posts.
 // service floor: the same load against ServiceFloor (Benchmarks/Tools/ServiceFloor): the same HTTP stack and SQLite
-//   set-up, one SELECT and one UPDATE, and the crypto floor below per request; nothing of Tessera's own code. The
-//   gap between it and the crypto floor is what the HTTP stack and the database cost a service that does nothing else.
+//   set-up (ServiceSQL's inline path, as the service), one SELECT and one UPDATE, and the crypto floor below per
+//   request; nothing else. The gap between it and the crypto floor is what the HTTP stack and the database cost a
+//   service that does nothing else. "service floor on Fluent's SQLite driver" (full run only): the same with a
+//   thread-pool hop per statement, the floor as it was before issue 29.
 // floor: per response, P-256 ECDH + SHA-256 (Concat KDF) + AES-GCM open of the same ciphertext size + two P-256
 //   ECDSA verifies of the same signing inputs (issuer JWT, KB-JWT), one core.
 // TESSERA_BENCH_SHORT=1 runs fewer iterations (CI).
@@ -44,7 +46,7 @@ let benchmarks: @Sendable () -> Void = {
                 maxIterations: short ? 3 : 12, setup: { try await World.shared.start(deployment) },
                 teardown: { await World.shared.stop() })
         ) { benchmark in
-            let prepared = deployment.database == .floor
+            let prepared = deployment.database.isFloor
                 ? try await World.shared.prepareFloor(batch) : try await World.shared.prepare(batch)
             let cpuBefore = await World.shared.serviceCPU()
             let start = ContinuousClock.now
@@ -60,6 +62,10 @@ let benchmarks: @Sendable () -> Void = {
     }
     deploymentBenchmark("service: SQLite, 1 instance (1 core)", Deployment(database: .sqlite, instances: 1, pinned: true))
     deploymentBenchmark("service floor: HTTP + SQLite + crypto floor (1 core)", Deployment(database: .floor, instances: 1, pinned: true))
+    if !short {
+        deploymentBenchmark(
+            "service floor on Fluent's SQLite driver (1 core)", Deployment(database: .floorOnFluent, instances: 1, pinned: true))
+    }
     if ProcessInfo.processInfo.environment["TESSERA_BENCH_POSTGRES_URL"].map({ !$0.isEmpty }) == true {
         deploymentBenchmark("service: PostgreSQL, 1 instance (1 core)", Deployment(database: .postgres, instances: 1, pinned: true))
         deploymentBenchmark("service: PostgreSQL, 2 instances (1 core each)", Deployment(database: .postgres, instances: 2, pinned: true))

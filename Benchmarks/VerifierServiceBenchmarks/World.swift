@@ -20,7 +20,10 @@ import TesseraTrustTesting
 /// to its own core when `pinned`.
 struct Deployment: Sendable, Hashable {
     /// `floor`: not the verifier but the ServiceFloor server (HTTP stack, SQLite and the crypto floor only).
-    enum Database: Sendable, Hashable { case sqlite, postgres, floor }
+    /// `floorOnFluent`: the same floor with its statements through Fluent's SQLite driver (before issue 29).
+    enum Database: Sendable, Hashable { case sqlite, postgres, floor, floorOnFluent }
+
+    var isFloor: Bool { self == .floor || self == .floorOnFluent }
     let database: Database
     let instances: Int
     let pinned: Bool
@@ -47,10 +50,11 @@ actor World {
     func start(_ deployment: Deployment) async throws {
         if running?.deployment == deployment { return }
         stop()
-        if deployment.database == .floor {
+        if deployment.database.isFloor {
             let scratch = try makeScratchWithIssuer()
             let floor = try ServiceProcess(
-                executable: ServiceProcess.floorBinary, arguments: [scratch.appendingPathComponent("floor.sqlite").path],
+                executable: ServiceProcess.floorBinary,
+                arguments: [scratch.appendingPathComponent("floor.sqlite").path] + (deployment.database == .floorOnFluent ? ["--fluent"] : []),
                 environment: [:], core: deployment.pinned ? 0 : nil)
             running = (deployment, [floor])
             if http == nil { http = AsyncHTTPClientTransport() }
@@ -61,7 +65,7 @@ actor World {
         let databaseURL: String
         switch deployment.database {
         case .sqlite: databaseURL = "sqlite://" + scratch.appendingPathComponent("transactions.sqlite").path
-        case .floor:
+        case .floor, .floorOnFluent:
             throw BenchmarkFailure("the floor is started above")
         case .postgres:
             guard let url = ProcessInfo.processInfo.environment["TESSERA_BENCH_POSTGRES_URL"], !url.isEmpty else {
@@ -139,7 +143,7 @@ actor World {
     func prepareFloor(_ count: Int) throws -> [PreparedResponse] {
         defer { floorNext += count }
         let bodySize = responseBodySize ?? 2_048
-        guard let floor = running?.services.first, running?.deployment.database == .floor else {
+        guard let floor = running?.services.first, running?.deployment.database.isFloor == true else {
             throw BenchmarkFailure("the service floor is not running")
         }
         let body = Data(("response=" + String(repeating: "A", count: max(0, bodySize - 9))).utf8)

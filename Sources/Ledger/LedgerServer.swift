@@ -24,7 +24,7 @@ public final class LedgerServer: Sendable {
         let started = try await ServiceApplication.start(
             name: "tessera-ledger", database: configuration.database, migrations: LedgerMigrations.all, host: host, port: port
         ) { app in
-            let services = LedgerServices(configuration: configuration, master: master, sql: ServiceSQL(database: app.db))
+            let services = LedgerServices(configuration: configuration, master: master, sql: ServiceSQL(app))
             box.services.withLock { $0 = services }
             LedgerRoutes(services: services).register(on: app)
         }
@@ -41,7 +41,7 @@ public final class LedgerServer: Sendable {
         let master = try MasterKey.loadOrCreate(in: configuration.directory, random: configuration.random)
         let app = try await ServiceApplication.prepare(name: "tessera-ledger", database: configuration.database, migrations: LedgerMigrations.all)
         do {
-            let code = try await LedgerServices(configuration: configuration, master: master, sql: ServiceSQL(database: app.db)).invite()
+            let code = try await LedgerServices(configuration: configuration, master: master, sql: ServiceSQL(app)).invite()
             try await app.asyncShutdown()
             return code
         } catch {

@@ -57,8 +57,14 @@ public enum ServiceDatabase: Sendable, Equatable {
     /// SQLite only: write-ahead logging (persistent in the file) and `synchronous=NORMAL` on every pooled
     /// connection (one per event loop). In WAL mode NORMAL loses nothing a committed transaction wrote when the
     /// process is killed (the WAL is in the OS's hands at commit); only a power loss can cost the last commits.
+    /// A file also gets its `InlineSQLite` (`app.inlineSQLite`), which `ServiceSQL(app)` uses from then on.
     public func tune(_ app: Application) async throws {
         guard isSQLite else { return }
+        if case .sqlite(let path) = self, app.inlineSQLite == nil {
+            let inline = try InlineSQLite(path: path, eventLoop: app.eventLoopGroup.any(), logger: app.logger)
+            app.inlineSQLite = inline
+            app.lifecycle.use(InlineSQLiteLifecycle(inline: inline))
+        }
         for loop in app.eventLoopGroup.makeIterator() {
             guard let sql = app.databases.database(logger: app.logger, on: loop) as? any SQLDatabase else { continue }
             try await sql.raw("PRAGMA journal_mode=WAL").run()

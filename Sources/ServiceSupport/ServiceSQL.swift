@@ -1,28 +1,51 @@
 import Fluent
 import Foundation
 import SQLKit
+import Vapor
 
 /// SQL access shared by a service's stores: every failure of the database becomes `503 temporarily_unavailable`
 /// (RFC 6749 §5.2) without its details; the caller's own rule errors pass through.
+///
+/// Two paths behind one seam: an SQLite file is reached through `InlineSQLite` (a request's statements run on its
+/// own thread, one lease per transaction); PostgreSQL and in-memory SQLite through Fluent's database.
 public struct ServiceSQL: Sendable {
-    public let database: any Database
-    /// Set inside `transaction` on SQLite, where this type opens the transaction itself (see `begin`).
+    private enum Backend: Sendable {
+        case fluent(any Database)
+        case inline(InlineSQLite)
+    }
+
+    private let backend: Backend
+    /// Set inside `transaction` on Fluent's SQLite, where this type opens the transaction itself (see `begin`).
     private let inSQLiteTransaction: Bool
 
     public init(database: any Database) {
-        self.database = database
+        self.backend = .fluent(database)
         self.inSQLiteTransaction = false
     }
 
+    public init(inline: InlineSQLite) {
+        self.backend = .inline(inline)
+        self.inSQLiteTransaction = false
+    }
+
+    /// The application's database: its `InlineSQLite` when `ServiceDatabase.configure` opened one, else `app.db`.
+    public init(_ app: Application) {
+        if let inline = app.inlineSQLite { self.init(inline: inline) } else { self.init(database: app.db) }
+    }
+
     private init(transactionOn database: any Database) {
-        self.database = database
+        self.backend = .fluent(database)
         self.inSQLiteTransaction = true
     }
 
     public var sql: any SQLDatabase {
         get throws(WireError) {
-            guard let sql = database as? any SQLDatabase else { throw .server }
-            return sql
+            switch backend {
+            case .inline(let inline): return inline.sql
+            case .fluent(let database):
+                guard let sql = database as? any SQLDatabase else { throw .server }
+                return sql
+            }
         }
     }
 
@@ -70,6 +93,11 @@ public struct ServiceSQL: Sendable {
     /// writers through the busy handler. PostgreSQL keeps Fluent's transaction.
     private func begin<T: Sendable>(_ body: @escaping @Sendable (ServiceSQL) async throws -> T) async throws -> T {
         if inSQLiteTransaction { return try await body(self) }
+        let database: any Database
+        switch backend {
+        case .inline(let inline): return try await inline.transaction { _ in try await body(self) }
+        case .fluent(let fluent): database = fluent
+        }
         guard let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" else {
             return try await database.transaction { db in try await body(ServiceSQL(database: db)) }
         }

@@ -22,7 +22,7 @@ public final class VaultDatabase: Sendable {
         return VaultDatabase(app: app, master: master)
     }
 
-    var sql: ServiceSQL { ServiceSQL(database: app.db) }
+    var sql: ServiceSQL { ServiceSQL(app) }
     var store: VaultStore { VaultStore(db: sql, master: master) }
 
     public func shutdown() async {

@@ -41,7 +41,7 @@ public final class VerifierServer: Sendable {
                 Routes(service: { request in
                     TransactionService(
                         configuration: configuration, verifiers: verifiers, purgeSchedule: purgeSchedule,
-                        store: TransactionStore(database: request.db),
+                        store: TransactionStore(db: ServiceSQL(request.application)),
                         baseURL: baseURL.withLock { $0 })
                 }).register(on: app)
                 MethodNotAllowed.register(on: app)

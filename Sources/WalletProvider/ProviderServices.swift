@@ -27,9 +27,8 @@ struct ProviderServices: Sendable {
     /// MACs the portal's pre-login CSRF tokens and enrolment tickets (derived from the provider key).
     let portalKey: PortalKey
 
-    init(configuration: WalletProviderConfiguration, key: ProviderKey, baseURL: String, database: any Database,
+    init(configuration: WalletProviderConfiguration, key: ProviderKey, baseURL: String, sql: ProviderSQL,
          passwordParameters: Argon2Parameters) {
-        let sql = ProviderSQL(database: database)
         self.configuration = configuration
         self.baseURL = baseURL
         entityConfiguration = EntityConfigurationIssuer(key: key, configuration: configuration, baseURL: baseURL)

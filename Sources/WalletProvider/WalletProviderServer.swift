@@ -44,7 +44,7 @@ public final class WalletProviderServer: Sendable {
         let app = started.app
         let url = configuration.publicBaseURL ?? ServiceApplication.baseURL(host: host, port: started.port, tls: tls != nil)
         let services = ProviderServices(
-            configuration: configuration, key: key, baseURL: url, database: app.db, passwordParameters: passwordParameters)
+            configuration: configuration, key: key, baseURL: url, sql: ServiceSQL(app), passwordParameters: passwordParameters)
         box.set(services)
         return WalletProviderServer(app: app, services: services, baseURL: url, port: started.port, keyID: key.kid)
     }

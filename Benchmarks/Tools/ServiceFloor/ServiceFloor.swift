@@ -1,6 +1,7 @@
 // The verifier service's floor as a service: what any service answering direct_post.jwt responses must do, and
 // nothing else. Same start-up as `tessera verifier serve` (ServiceApplication: Vapor on SwiftNIO, SQLite in WAL
-// mode with synchronous=NORMAL, Swift Concurrency on the event loops), and per POST /response/:id:
+// mode with synchronous=NORMAL reached as the services reach it, through `ServiceSQL` (InlineSQLite: statements on
+// the request's thread), Swift Concurrency on the event loops), and per POST /response/:id:
 //   collect the form body, read the state's row (the decryption key) with one SELECT, run the per-response crypto
 //   floor (P-256 ECDH + SHA-256 KDF + AES-GCM open of 1.5 KB + two ES256 verifies), write the verdict with one
 //   conditional UPDATE, answer a small JSON object.
@@ -8,7 +9,9 @@
 // between the verifier and this is what Tessera's own code (JWE and form parsing, SD-JWT and x5c verification,
 // DCQL, the result) costs; the gap between this and the crypto floor is the HTTP stack's and the database's.
 //
-//   ServiceFloor DATABASE_FILE   prints "bound http://127.0.0.1:PORT", serves until killed.
+//   ServiceFloor DATABASE_FILE [--fluent]   prints "bound http://127.0.0.1:PORT", serves until killed. With
+//   --fluent the statements go through Fluent's SQLite driver instead (a thread-pool hop per statement): the
+//   floor as it was before issue 29, for comparison.
 
 import Crypto
 import Fluent
@@ -71,7 +74,11 @@ enum ServiceFloor {
 
     /// Off the main actor (where `main` runs), so the route closures are not sent across actors.
     nonisolated static func serve() async throws {
-        guard CommandLine.arguments.count == 2 else { throw FloorError(description: "usage: ServiceFloor DATABASE_FILE") }
+        let arguments = CommandLine.arguments.dropFirst()
+        guard arguments.count == 1 || (arguments.count == 2 && arguments.last == "--fluent") else {
+            throw FloorError(description: "usage: ServiceFloor DATABASE_FILE [--fluent]")
+        }
+        let fluent = arguments.count == 2
         let crypto = try FloorCrypto()
         let started = try await ServiceApplication.start(
             name: "service-floor", database: .sqlite(path: CommandLine.arguments[1]), migrations: [CreateFloorTable()],
@@ -79,7 +86,7 @@ enum ServiceFloor {
         ) { app in
             app.on(.POST, "response", ":id", body: .collect(maxSize: "64kb")) { request async throws -> Response in
                 guard let id = request.parameters.get("id"), let body = request.body.data, body.readableBytes > 0,
-                    let sql = request.db as? any SQLDatabase
+                    let sql = fluent ? request.db as? any SQLDatabase : try? ServiceSQL(request.application).sql
                 else { throw Abort(.badRequest) }
                 guard try await sql.raw("SELECT encryption_key FROM states WHERE id = \(bind: id)").first() != nil else {
                     throw Abort(.notFound)

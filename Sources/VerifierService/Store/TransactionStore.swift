@@ -2,6 +2,7 @@ import Crypto
 import Fluent
 import Foundation
 import SQLKit
+import ServiceSupport
 import TesseraJOSE
 import TesseraCore
 
@@ -9,12 +10,11 @@ import TesseraCore
 /// (`UPDATE … WHERE … RETURNING`), never read-then-write (ARCHITECTURE decision 7), so concurrent app instances
 /// on one PostgreSQL cannot both accept a response or both hand out a result.
 struct TransactionStore: Sendable {
-    let database: any Database
+    let db: ServiceSQL
 
     private var sql: any SQLDatabase {
         get throws(APIError) {
-            guard let sql = database as? any SQLDatabase else { throw .server("the database does not speak SQL") }
-            return sql
+            do { return try db.sql } catch { throw .server("the database does not speak SQL") }
         }
     }
 
