@@ -212,6 +212,7 @@ let package = Package(
                 .product(name: "Ledger", package: "Tessera"),
                 .product(name: "LedgerProtocol", package: "Tessera"),
                 .product(name: "VaultClient", package: "Tessera"),
+                .product(name: "ServiceSupport", package: "Tessera"),
                 .product(name: "HolderKit", package: "Tessera"),
                 .product(name: "TesseraHTTP", package: "Tessera"),
                 .product(name: "HTTPTransport", package: "Tessera"),

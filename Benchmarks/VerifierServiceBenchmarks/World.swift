@@ -21,9 +21,11 @@ import TesseraTrustTesting
 struct Deployment: Sendable, Hashable {
     /// `floor`: not the verifier but the ServiceFloor server (HTTP stack, SQLite and the crypto floor only).
     /// `floorOnFluent`: the same floor with its statements through Fluent's SQLite driver (before issue 29).
-    enum Database: Sendable, Hashable { case sqlite, postgres, floor, floorOnFluent }
+    enum Database: Sendable, Hashable {
+        case sqlite, postgres, floor, floorOnFluent
 
-    var isFloor: Bool { self == .floor || self == .floorOnFluent }
+        var isFloor: Bool { self == .floor || self == .floorOnFluent }
+    }
     let database: Database
     let instances: Int
     let pinned: Bool

@@ -34,6 +34,8 @@ public actor VerifierOrchestrator {
     private let bluetooth: any BluetoothTransport
     private let crypto: ReaderCrypto
     private let configuration: Configuration
+    /// The Document Signer chains that validated, kept across sessions: a reader at a door sees the same few all day.
+    private let chainCache = DocumentSignerChainCache()
     private var currentSession: VerifierSession?
     private var flowTask: Task<Void, Never>?
 
@@ -161,7 +163,8 @@ public actor VerifierOrchestrator {
         guard let transcript = session.keys?.sessionTranscript else {
             throw .mutatorNotAllowed(property: "response", in: session.state.phase)
         }
-        let verifier = MDocVerifier(trustAnchors: configuration.trustAnchors, annexB: configuration.annexB)
+        let verifier = MDocVerifier(
+            trustAnchors: configuration.trustAnchors, annexB: configuration.annexB, chainCache: chainCache)
         let outcome = await verifier.verify(
             response, request: session.deviceRequest, sessionTranscript: transcript, at: configuration.clock.now())
         guard outcome.isAuthentic else { throw .verificationFailed(outcome.allErrors) }

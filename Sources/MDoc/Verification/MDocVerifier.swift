@@ -20,11 +20,18 @@ public struct MDocVerifier: Sendable {
     public var trustAnchors: TrustAnchors
     /// Which Annex B certificate rules to enforce; `.default` accepts the Annex D example chains.
     public var annexB: AnnexBOptions
+    /// Document Signer chains that validated, reused while every certificate on them is valid (nil: each chain is
+    /// validated on every presentation). Copies of the verifier share it.
+    public var chainCache: DocumentSignerChainCache?
 
-    /// A verifier that trusts `trustAnchors` as IACA roots.
-    public init(trustAnchors: TrustAnchors, annexB: AnnexBOptions = .default) {
+    /// A verifier that trusts `trustAnchors` as IACA roots, remembering the DS chains that validated.
+    public init(
+        trustAnchors: TrustAnchors, annexB: AnnexBOptions = .default,
+        chainCache: DocumentSignerChainCache? = DocumentSignerChainCache()
+    ) {
         self.trustAnchors = trustAnchors
         self.annexB = annexB
+        self.chainCache = chainCache
     }
 
     /// Verifies `response`. `request` (when given) is what was asked for; `readerEphemeralKey` is
@@ -90,7 +97,11 @@ public struct MDocVerifier: Sendable {
         if chain.isEmpty {
             result.errors.append(.documentSignerCertificateMissing(docType: document.docType))
         } else {
-            let outcome = await validateDocumentSignerChain(chain, anchors: trustAnchors, at: instant, options: annexB)
+            let outcome = if let chainCache {
+                await chainCache.validate(chain, anchors: trustAnchors, at: instant, options: annexB)
+            } else {
+                await validateDocumentSignerChain(chain, anchors: trustAnchors, at: instant, options: annexB)
+            }
             result.errors += outcome.failures.map { .documentSignerChainInvalid(docType: document.docType, $0) }
             if let leaf = outcome.leaf ?? (try? Certificate(derEncoded: Array(chain[0]))) {
                 result.documentSigner = leaf
