@@ -11,15 +11,19 @@ public enum ServiceApplication {
         public let port: Int
     }
 
+    /// Every service also answers `GET /health` and `GET /ready` (`ServiceProbes`): ready when its database answers
+    /// and every check in `readiness` holds.
     /// - Parameter tls: HTTPS with this certificate and key; plain HTTP when nil.
     public static func start(
         name: String, database: ServiceDatabase, migrations: [any Migration], host: String, port: Int,
-        maxBodySize: ByteCount = "64kb", tls: ServiceTLS? = nil, routes: (Application) throws -> Void
+        maxBodySize: ByteCount = "64kb", tls: ServiceTLS? = nil, readiness: [ReadinessCheck] = [],
+        routes: (Application) throws -> Void
     ) async throws -> Started {
         let tlsConfiguration = try tls?.serverConfiguration()
         let app = try await prepare(name: name, database: database, migrations: migrations)
         app.routes.defaultMaxBodySize = maxBodySize
         do {
+            ServiceProbes.register(on: app, checks: [.database(app)] + readiness)
             try routes(app)
             app.http.server.configuration.hostname = host
             app.http.server.configuration.port = port

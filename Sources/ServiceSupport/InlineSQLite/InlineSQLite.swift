@@ -14,6 +14,7 @@ import SQLiteNIO
 public final class InlineSQLite: Sendable {
     private let writer: LeasePool<InlineSQLiteConnection>
     private let readers: LeasePool<InlineSQLiteConnection>
+    private let connections: [InlineSQLiteConnection]
     let eventLoop: any EventLoop
     let logger: Logger
 
@@ -35,6 +36,7 @@ public final class InlineSQLite: Sendable {
         for _ in 0..<max(1, readers) { readerConnections.append(try InlineSQLiteConnection(path: path)) }
         self.writer = LeasePool([writer])
         self.readers = LeasePool(readerConnections)
+        self.connections = [writer] + readerConnections
         self.eventLoop = eventLoop
         self.logger = logger
     }
@@ -93,9 +95,10 @@ public final class InlineSQLite: Sendable {
         }
     }
 
-    /// Closes every connection not lent out (at shut-down, after the server stopped taking requests).
+    /// Closes every connection (at shut-down, after the server stopped taking requests); a statement running on one
+    /// finishes first. Statements after this fail, as they would with the file gone.
     public func close() {
-        for connection in writer.drain() + readers.drain() { connection.close() }
+        for connection in connections { connection.close() }
     }
 
     private var heldConnection: InlineSQLiteConnection? {

@@ -37,19 +37,4 @@ final class LeasePool<Resource: Sendable>: Sendable {
         }
         waiter?.resume(returning: resource)
     }
-
-    /// Leases a resource for `body` and returns it afterwards, whatever `body` throws.
-    func with<T>(_ body: (Resource) async throws -> T) async rethrows -> T {
-        let resource = await lease()
-        defer { release(resource) }
-        return try await body(resource)
-    }
-
-    /// Every resource not lent out, taken out of the pool (at shut-down).
-    func drain() -> [Resource] {
-        state.withLockedValue { state in
-            defer { state.free.removeAll() }
-            return state.free
-        }
-    }
 }
