@@ -18,11 +18,13 @@ public struct ServiceSQL: Sendable {
     /// Set inside `transaction` on Fluent's SQLite, where this type opens the transaction itself (see `begin`).
     private let inSQLiteTransaction: Bool
 
+    /// Through Fluent's database (PostgreSQL, in-memory SQLite, or a test's own connection).
     public init(database: any Database) {
         self.backend = .fluent(database)
         self.inSQLiteTransaction = false
     }
 
+    /// Through an SQLite file's inline connections.
     public init(inline: InlineSQLite) {
         self.backend = .inline(inline)
         self.inSQLiteTransaction = false

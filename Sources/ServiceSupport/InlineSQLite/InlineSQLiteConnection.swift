@@ -144,7 +144,10 @@ final class InlineSQLiteConnection: @unchecked Sendable {
 /// A failure of the SQLite engine: its (extended) result code and message. `ServiceSQL` answers every one as
 /// `503 temporarily_unavailable` and never shows the message to a client.
 public struct InlineSQLiteError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's extended result code.
     public let code: Int32
+    /// `sqlite3_errmsg` of the connection (may name tables and columns; never shown to a client).
     public let message: String
+    /// The code and the message, for the operator's log.
     public var description: String { "SQLite \(code): \(message)" }
 }

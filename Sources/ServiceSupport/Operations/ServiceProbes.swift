@@ -5,9 +5,12 @@ import Vapor
 /// One condition a service needs before it takes traffic (issue 29): nil when it holds, else the reason (never a
 /// secret: it is shown to whoever asks `/ready`).
 public struct ReadinessCheck: Sendable {
+    /// What is checked, as `/ready` names it ("database", "nats").
     public let name: String
+    /// nil when the condition holds, else the reason.
     public let check: @Sendable () async -> String?
 
+    /// A check named `name`.
     public init(name: String, check: @escaping @Sendable () async -> String?) {
         self.name = name
         self.check = check
