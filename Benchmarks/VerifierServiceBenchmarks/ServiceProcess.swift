@@ -32,7 +32,7 @@ final class ServiceProcess: @unchecked Sendable {
     /// instance started with the same home) and waits for its "bound" line.
     convenience init(home: URL, trust: String, database: String, baseURL: String?, core: Int?) throws {
         var arguments = [
-            "verifier", "serve", "--port", "0", "--trust", trust, "--database", database, "--lifetime", "3600",
+            "verifier", "serve", "--port", "0", "--trust", trust, "--database", database, "--lifetime", "3600", "--auto-migrate",
         ]
         if let baseURL { arguments += ["--base-url", baseURL] }
         try self.init(executable: Self.binary, arguments: arguments, environment: ["TESSERA_HOME": home.path], core: core)

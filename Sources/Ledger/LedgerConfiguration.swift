@@ -5,6 +5,9 @@ import TesseraCore
 /// What a ledger runs with. Every cost and lifetime has the value the issue gives or the one documented here.
 public struct LedgerConfiguration: Sendable {
     public var database: ServiceDatabase
+    /// Whether start-up runs pending migrations (`.automatic`) or refuses to start while any is pending
+    /// (`.verifyOnly`, after `migrate`: what several instances on one PostgreSQL do).
+    public var migration: MigrationPolicy = .automatic
     /// Holds `ledger-master.key` (created 0600 on first start).
     public var directory: URL
     /// The Argon2id cost the device runs (the issue: m = 64 MiB, t = 3, p = 4).

@@ -22,7 +22,8 @@ public final class LedgerServer: Sendable {
         let master = try MasterKey.loadOrCreate(in: configuration.directory, random: configuration.random)
         let box = LedgerBox()
         let started = try await ServiceApplication.start(
-            name: "tessera-ledger", database: configuration.database, migrations: LedgerMigrations.all, host: host, port: port
+            name: "tessera-ledger", database: configuration.database, migrations: LedgerMigrations.all, host: host, port: port,
+            migration: configuration.migration
         ) { app in
             let services = LedgerServices(configuration: configuration, master: master, sql: ServiceSQL(app))
             box.services.withLock { $0 = services }
@@ -31,6 +32,11 @@ public final class LedgerServer: Sendable {
         guard let services = box.services.withLock({ $0 }) else { throw LedgerError.startup("routes were not registered") }
         return LedgerServer(
             app: started.app, services: services, baseURL: ServiceApplication.baseURL(host: host, port: started.port), port: started.port)
+    }
+
+    /// `tessera ledger migrate`: the pending migrations of `configuration.database`, run once; their names.
+    public static func migrate(_ configuration: LedgerConfiguration) async throws -> [String] {
+        try await ServiceApplication.migrate(name: "tessera-ledger", database: configuration.database, migrations: LedgerMigrations.all)
     }
 
     /// A new single-use invitation code.

@@ -16,11 +16,11 @@ public enum ServiceApplication {
     /// - Parameter tls: HTTPS with this certificate and key; plain HTTP when nil.
     public static func start(
         name: String, database: ServiceDatabase, migrations: [any Migration], host: String, port: Int,
-        maxBodySize: ByteCount = "64kb", tls: ServiceTLS? = nil, readiness: [ReadinessCheck] = [],
-        routes: (Application) throws -> Void
+        maxBodySize: ByteCount = "64kb", tls: ServiceTLS? = nil, migration: MigrationPolicy = .automatic,
+        readiness: [ReadinessCheck] = [], routes: (Application) throws -> Void
     ) async throws -> Started {
         let tlsConfiguration = try tls?.serverConfiguration()
-        let app = try await prepare(name: name, database: database, migrations: migrations)
+        let app = try await prepare(name: name, database: database, migrations: migrations, migration: migration)
         app.routes.defaultMaxBodySize = maxBodySize
         do {
             ServiceProbes.register(on: app, checks: [.database(app)] + readiness)
@@ -37,9 +37,11 @@ public enum ServiceApplication {
         return Started(app: app, port: app.http.server.shared.localAddress?.port ?? port)
     }
 
-    /// The application with its database registered, migrated and tuned, not serving: what a command that only
-    /// touches the database (`tessera ledger invite`) needs. Shut it down with `asyncShutdown()`.
-    public static func prepare(name: String, database: ServiceDatabase, migrations: [any Migration]) async throws -> Application {
+    /// The application with its database registered, migrated (as `migration` says) and tuned, not serving: what a
+    /// command that only touches the database (`tessera ledger invite`) needs. Shut it down with `asyncShutdown()`.
+    public static func prepare(
+        name: String, database: ServiceDatabase, migrations: [any Migration], migration: MigrationPolicy = .automatic
+    ) async throws -> Application {
         let app = try await Application.make(Environment(name: "production", arguments: [name]))
         app.logger.logLevel = .warning
         app.middleware = Middlewares()
@@ -47,13 +49,37 @@ public enum ServiceApplication {
         do {
             try database.configure(app)
             for migration in migrations { app.migrations.add(migration) }
-            try await app.autoMigrate()
+            try await ServiceMigrations.apply(
+                migration, migrations: migrations, app: app, database: database, service: serviceName(name))
             try await database.tune(app)
         } catch {
             try? await app.asyncShutdown()
             throw error
         }
         return app
+    }
+
+    /// `tessera migrate`: every pending migration of the service's database, once (under PostgreSQL's advisory lock
+    /// when two run at once). Returns the names of the migrations it ran.
+    public static func migrate(name: String, database: ServiceDatabase, migrations: [any Migration]) async throws -> [String] {
+        let app = try await Application.make(Environment(name: "production", arguments: [name]))
+        app.logger.logLevel = .warning
+        do {
+            try database.configure(app)
+            for migration in migrations { app.migrations.add(migration) }
+            let ran = try await ServiceMigrations.apply(
+                .automatic, migrations: migrations, app: app, database: database, service: serviceName(name))
+            try await app.asyncShutdown()
+            return ran
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+
+    /// "tessera-ledger" → "ledger", as the CLI names the service.
+    private static func serviceName(_ name: String) -> String {
+        name.hasPrefix("tessera-") ? String(name.dropFirst("tessera-".count)) : name
     }
 
     /// `http://host:port` (`https` with TLS), with IPv6 literals bracketed.

@@ -18,8 +18,14 @@ public final class VaultDatabase: Sendable {
 
     public static func open(_ configuration: VaultHostConfiguration) async throws -> VaultDatabase {
         let master = try configuration.masterKey()
-        let app = try await ServiceApplication.prepare(name: "tessera-vault", database: configuration.database, migrations: migrations)
+        let app = try await ServiceApplication.prepare(
+            name: "tessera-vault", database: configuration.database, migrations: migrations, migration: configuration.migration)
         return VaultDatabase(app: app, master: master)
+    }
+
+    /// `tessera vault migrate`: the pending migrations of the hosts' database, run once; their names.
+    public static func migrate(_ configuration: VaultHostConfiguration) async throws -> [String] {
+        try await ServiceApplication.migrate(name: "tessera-vault", database: configuration.database, migrations: migrations)
     }
 
     var sql: ServiceSQL { ServiceSQL(app) }

@@ -9,6 +9,9 @@ public struct VaultHostConfiguration: Sendable {
     /// Holds `vault-master.key` (shared by every host of a deployment) and the SQLite file by default.
     public var directory: URL
     public var database: ServiceDatabase
+    /// Whether start-up runs pending migrations (`.automatic`) or refuses to start while any is pending
+    /// (`.verifyOnly`, after `migrate`: what several instances on one PostgreSQL do).
+    public var migration: MigrationPolicy = .automatic
     public var clock: any TesseraClock
     public var random: any RandomSource
 

@@ -1,3 +1,4 @@
+import Fluent
 import Foundation
 import ServiceSupport
 import Synchronization
@@ -22,6 +23,14 @@ public final class VerifierServer: Sendable {
         self.clientId = clientId
     }
 
+    /// The verifier's schema, in order.
+    static let migrations: [any Migration] = [CreateVerifierTransactions(), IndexVerifierTransactionExpiry()]
+
+    /// `tessera verifier migrate`: the pending migrations of `database`, run once; their names.
+    public static func migrate(database: ServiceDatabase) async throws -> [String] {
+        try await ServiceApplication.migrate(name: "tessera-verifier", database: database, migrations: migrations)
+    }
+
     /// - Parameter tls: serve HTTPS with this certificate and key (plain HTTP when nil).
     public static func start(
         _ configuration: VerifierServiceConfiguration, host: String = "127.0.0.1", port: Int = 8080, tls: ServiceTLS? = nil
@@ -34,8 +43,8 @@ public final class VerifierServer: Sendable {
         let started: ServiceApplication.Started
         do {
             started = try await ServiceApplication.start(
-                name: "tessera-verifier", database: configuration.database, migrations: [CreateVerifierTransactions(), IndexVerifierTransactionExpiry()],
-                host: host, port: port, tls: tls
+                name: "tessera-verifier", database: configuration.database, migrations: migrations,
+                host: host, port: port, tls: tls, migration: configuration.migration
             ) { app in
                 app.middleware.use(WebRootMiddleware(root: webRoot, defaultFile: "index.html"))
                 Routes(service: { request in

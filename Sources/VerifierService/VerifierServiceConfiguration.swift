@@ -12,6 +12,9 @@ public struct VerifierServiceConfiguration: Sendable {
     public var identity: VerifierIdentity
     public var trust: IssuerTrust
     public var database: Database
+    /// Whether start-up runs pending migrations (`.automatic`) or refuses to start while any is pending
+    /// (`.verifyOnly`, after `migrate`: what several instances on one PostgreSQL do).
+    public var migration: MigrationPolicy = .automatic
     /// The address wallets and browsers reach the service at (`http://127.0.0.1:8080`); nil = the bound address.
     public var publicBaseURL: String?
     /// How long a transaction accepts a response (§13.3: nonces are short-lived).

@@ -72,6 +72,9 @@ public struct WalletProviderConfiguration: Sendable {
     }
 
     public var database: ServiceDatabase
+    /// Whether start-up runs pending migrations (`.automatic`) or refuses to start while any is pending
+    /// (`.verifyOnly`, after `migrate`: what several instances on one PostgreSQL do).
+    public var migration: MigrationPolicy = .automatic
     /// The key and X.509 chain attestations and status lists are signed with (`x5c`).
     public var signingIdentity: ProviderSigningIdentity
     /// The provider's superiors' statements about it, then the trust anchor's Entity Configuration (OpenID

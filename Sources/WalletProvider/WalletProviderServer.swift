@@ -24,6 +24,11 @@ public final class WalletProviderServer: Sendable {
         self.keyID = keyID
     }
 
+    /// `tessera provider migrate`: the pending migrations of `database`, run once; their names.
+    public static func migrate(database: ServiceDatabase) async throws -> [String] {
+        try await ServiceApplication.migrate(name: "tessera-provider", database: database, migrations: ProviderMigrations.all)
+    }
+
     /// - Parameter passwordParameters: Argon2id cost for account passwords (RFC 9106 §4's second recommended
     ///   option by default; tests pass a smaller one).
     public static func start(
@@ -36,7 +41,7 @@ public final class WalletProviderServer: Sendable {
         do {
             started = try await ServiceApplication.start(
                 name: "tessera-provider", database: configuration.database, migrations: ProviderMigrations.all,
-                host: host, port: port, tls: tls
+                host: host, port: port, tls: tls, migration: configuration.migration
             ) { app in Routes(box: box).register(on: app) }
         } catch {
             throw .startup("\(error)")

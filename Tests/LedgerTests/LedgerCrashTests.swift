@@ -33,7 +33,7 @@ struct LedgerCrashTests {
         } else {
             databaseURL = directory.appendingPathComponent("ledger.sqlite").path
         }
-        let arguments = ["ledger", "serve", "--operator-dir", operatorDirectory.path, "--database", databaseURL, "--kdf-cost", "m=256,t=1,p=1"]
+        let arguments = ["ledger", "serve", "--operator-dir", operatorDirectory.path, "--database", databaseURL, "--kdf-cost", "m=256,t=1,p=1", "--auto-migrate"]
         let environment = ["TESSERA_HOME": directory.path]
         var ledger = try await ServiceProcess.start(arguments + ["--port", "0"], environment: environment)
         defer { ledger.stop() }

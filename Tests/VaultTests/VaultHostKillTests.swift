@@ -195,7 +195,7 @@ final class HostProcesses: Sendable {
         let host = try await ServiceProcess.start(
             [
                 "vault", "serve", "--nats", server.url, "--operator-dir", operatorDirectory.path, "--database", databaseURL,
-                "--host-id", id, "--lease-time", String(VaultHostKillTests.leaseTime),
+                "--host-id", id, "--lease-time", String(VaultHostKillTests.leaseTime), "--auto-migrate",
             ],
             environment: ["TESSERA_HOME": directory.path], ready: "vault host \(id) serving")
         await started.add(host)

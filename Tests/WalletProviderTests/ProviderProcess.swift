@@ -5,6 +5,6 @@ import TesseraTestSupport
 /// SIGKILL. `start` returns once the provider prints the address it listens on.
 enum ProviderProcess {
     static func start(_ arguments: [String], home: URL) async throws -> ServiceProcess {
-        try await ServiceProcess.start(["provider", "serve", "--port", "0"] + arguments, environment: ["TESSERA_HOME": home.path])
+        try await ServiceProcess.start(["provider", "serve", "--port", "0", "--auto-migrate"] + arguments, environment: ["TESSERA_HOME": home.path])
     }
 }

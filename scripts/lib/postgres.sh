@@ -31,6 +31,8 @@ ensure_postgres() {
   if [[ $(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname='tessera'") != 1 ]]; then
     psql_admin -c "CREATE ROLE tessera LOGIN PASSWORD 'tessera'" || return 1
   fi
+  # Tests of a service's first start and of `migrate` make databases of their own (FreshPostgresDatabase).
+  psql_admin -c "ALTER ROLE tessera CREATEDB" || return 1
   # A fresh database per run, so no state survives between runs.
   psql_admin -c "DROP DATABASE IF EXISTS tessera_test" -c "CREATE DATABASE tessera_test OWNER tessera" || return 1
   unset PGPASSWORD

@@ -10,7 +10,7 @@ import Vault
 struct LedgerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ledger", abstract: "Personal vault ledger (enrollment, password authentication).",
-        subcommands: [LedgerServe.self, LedgerInvite.self, LedgerNATSConfig.self])
+        subcommands: [LedgerServe.self, LedgerMigrate.self, LedgerInvite.self, LedgerNATSConfig.self])
 
     struct Location: ParsableArguments {
         @Option(help: "Database URL (default: $DATABASE_URL, else SQLite under the ledger directory).") var database: String?
@@ -57,9 +57,11 @@ struct LedgerServe: AsyncParsableCommand {
     var kdfCost: String?
     @Option(name: .customLong("vault-database"), help: "With --nats: the vault hosts' database, for /vault/* (default: vault.sqlite in the ledger directory).")
     var vaultDatabase: String?
+    @OptionGroup var migration: MigrationOptions
 
     func run() async throws {
         var configuration = try location.configuration()
+        configuration.migration = migration.policy(for: configuration.database)
         if let kdfCost {
             let cost = try ProviderSetup.parseArgon2Cost(kdfCost)
             configuration.kdfMemoryKiB = cost.memoryKiB
@@ -72,7 +74,8 @@ struct LedgerServe: AsyncParsableCommand {
             let urls = nats.split(separator: ",").map(String.init)
             configuration.nats = NATSProvisioner(identity: identity, servers: urls)
             // The vault lifecycle (/vault/*, the identity key at finalize) lives in the hosts' database.
-            let database = try await VaultHostSetup(operatorDirectory: location.directory, database: self.vaultDatabase).open()
+            let setup = try VaultHostSetup(operatorDirectory: location.directory, database: self.vaultDatabase)
+            let database = try await setup.open(migration: migration.policy(for: setup.database))
             vaultDatabase = database
             let bus = VaultBus.nats(urls: urls, identity: identity, clock: SystemClock(), random: SystemRandomSource())
             configuration.vault = VaultLifecycleBackend(vaults: VaultDirectory(database: database, bus: bus))

@@ -11,7 +11,7 @@ import DeviceAttestationTesting
 /// `tessera provider …`: the IT-Wallet Wallet Provider.
 struct ProviderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "provider", abstract: "IT-Wallet Wallet Provider.", subcommands: [ProviderServe.self])
+        commandName: "provider", abstract: "IT-Wallet Wallet Provider.", subcommands: [ProviderServe.self, ProviderMigrate.self])
 }
 
 /// `tessera provider serve`.
@@ -53,14 +53,16 @@ struct ProviderServe: AsyncParsableCommand {
     @Option(name: .customLong("pdnd-trust"), help: "PEM certificates (x5c anchors) or a JWK / JWK Set trusted to sign the PDND voucher and Agid-JWT-Signature of the PID Provider's Notify User Death call (repeatable; none: the call is refused).")
     var pdndTrust: [String] = []
     @OptionGroup var https: ServeTLSOptions
+    @OptionGroup var migration: MigrationOptions
 
     func run() async throws {
         let directory = directory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("provider")
-        let configuration = try ProviderSetup.configuration(
+        var configuration = try ProviderSetup.configuration(
             directory: directory, database: database, baseURL: baseURL, testRoot: testRoot, appleApps: appleApps,
             androidApps: androidApps, authorityHints: authorityHints, allowDevelopment: allowDevelopment,
             signing: .init(certificate: signingCert, key: signingKey, trustChainStatements: trustChainStatements),
             pdndTrust: pdndTrust)
+        configuration.migration = migration.policy(for: configuration.database)
         let cost = try passwordCost.map(ProviderSetup.parseArgon2Cost) ?? .rfc9106LowMemory
         let server: WalletProviderServer
         do {
@@ -83,19 +85,23 @@ enum ProviderSetup {
         var trustChainStatements: [String] = []
     }
 
+    /// `--database`, else $DATABASE_URL, else `provider.sqlite` in the provider's directory (created 0700).
+    static func database(_ database: String?, directory: URL) throws -> ServiceDatabase {
+        let databaseURL = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"]
+            ?? directory.appendingPathComponent("provider.sqlite").path
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return try ServiceDatabase(url: databaseURL)
+        } catch {
+            throw UserFacingError("--database: \(error)")
+        }
+    }
+
     static func configuration(
         directory: URL, database: String?, baseURL: String?, testRoot: String?, appleApps: [String], androidApps: [String],
         authorityHints: [String], allowDevelopment: Bool, signing: Signing = Signing(), pdndTrust: [String] = []
     ) throws -> WalletProviderConfiguration {
-        let databaseURL = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"]
-            ?? directory.appendingPathComponent("provider.sqlite").path
-        let db: ServiceDatabase
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            db = try ServiceDatabase(url: databaseURL)
-        } catch {
-            throw UserFacingError("--database: \(error)")
-        }
+        let db = try Self.database(database, directory: directory)
         var apple = try appleApps.map(parseAppleApp)
         var android = try androidApps.map(parseAndroidApp)
         if apple.isEmpty { apple = [TestIntegrity.appleApp] }

@@ -8,7 +8,7 @@ struct VaultCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vault", abstract: "The personal vault: enroll at a ledger, log in, run vault hosts, and use your vault over NATS.",
         subcommands: [
-            VaultEnroll.self, VaultLogin.self, VaultServe.self, VaultSecrets.self, VaultProfile.self, VaultConnect.self,
+            VaultEnroll.self, VaultLogin.self, VaultServe.self, VaultMigrate.self, VaultSecrets.self, VaultProfile.self, VaultConnect.self,
             VaultMessage.self, VaultStatus.self, VaultStart.self, VaultStop.self,
         ])
 

@@ -23,9 +23,13 @@ struct VaultHostSetup {
         directory = operatorDirectory
     }
 
-    func open() async throws -> VaultDatabase {
+    var configuration: VaultHostConfiguration { VaultHostConfiguration(directory: directory, database: database) }
+
+    func open(migration: MigrationPolicy = .automatic) async throws -> VaultDatabase {
+        var configuration = configuration
+        configuration.migration = migration
         do {
-            return try await VaultDatabase.open(VaultHostConfiguration(directory: directory, database: database))
+            return try await VaultDatabase.open(configuration)
         } catch {
             throw UserFacingError("the vault database: \(error)")
         }

@@ -21,6 +21,7 @@ struct VaultServe: AsyncParsableCommand {
     @Option(name: .customLong("host-id"), help: "This host's name in the leases (default: a random one).") var hostID: String?
     @Option(name: .customLong("lease-time"), help: "Seconds a lease lasts without renewal (a dead host's vaults move after this).")
     var leaseTime: Double = 15
+    @OptionGroup var migration: MigrationOptions
 
     func run() async throws {
         let directory = operatorDirectory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("ledger")
@@ -31,7 +32,8 @@ struct VaultServe: AsyncParsableCommand {
             throw UserFacingError("the NATS operator keys in \(directory.path): \(error)")
         }
         guard leaseTime >= 1 else { throw UserFacingError("--lease-time must be at least 1 second") }
-        let database = try await VaultHostSetup(operatorDirectory: directory, database: self.database).open()
+        let setup = try VaultHostSetup(operatorDirectory: directory, database: self.database)
+        let database = try await setup.open(migration: migration.policy(for: setup.database))
         let bus = VaultBus.nats(
             urls: nats.split(separator: ",").map(String.init), identity: identity, clock: SystemClock(), random: SystemRandomSource())
         let host = VaultHost(database: database, bus: bus, hostID: hostID, leaseTime: leaseTime)

@@ -11,7 +11,7 @@ import VerifierKit
 struct VerifierCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verifier", abstract: "Verify credentials: in person (ISO 18013-5) or remotely (OpenID4VP verifier service).",
-        subcommands: [VerifierScan.self, VerifierServe.self])
+        subcommands: [VerifierScan.self, VerifierServe.self, VerifierMigrate.self])
 }
 
 struct VerifierScan: AsyncParsableCommand {

@@ -38,11 +38,13 @@ struct VerifierServe: AsyncParsableCommand {
     var lifetime: Double = 300
 
     @OptionGroup var https: ServeTLSOptions
+    @OptionGroup var migration: MigrationOptions
 
     func run() async throws {
         EventLoopExecutor.adopt()
-        let configuration = try await VerifierSetup.configuration(
+        var configuration = try await VerifierSetup.configuration(
             trust: trust, database: database, baseURL: baseURL, webRoot: webRoot, lifetime: lifetime, announce: true)
+        configuration.migration = migration.policy(for: configuration.database)
         let server: VerifierServer
         do {
             server = try await VerifierServer.start(configuration, host: host, port: port, tls: https.tls)

@@ -25,8 +25,7 @@ enum VerifierSetup {
             ]
             if announce { print("no --trust given: trusting the demo issuers \(trustFiles.joined(separator: ", "))") }
         }
-        let databaseURL = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? "sqlite://" + verifierDirectory.appendingPathComponent("transactions.sqlite").path
+        let databaseURL = databaseURL(database, in: verifierDirectory)
         do {
             return VerifierServiceConfiguration(
                 identity: identity, trust: try IssuerTrust.pemFiles(trustFiles, statusListFetcher: statusLists),
@@ -35,6 +34,12 @@ enum VerifierSetup {
         } catch {
             throw UserFacingError("\(error)")
         }
+    }
+
+    /// `--database`, else $DATABASE_URL, else the SQLite file in the verifier's directory.
+    static func databaseURL(_ database: String?, in verifierDirectory: URL) -> String {
+        database ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "sqlite://" + verifierDirectory.appendingPathComponent("transactions.sqlite").path
     }
 
     /// A PEM file, or every `.pem` file in a directory.
