@@ -37,14 +37,37 @@ public enum ServiceApplication {
         return Started(app: app, port: app.http.server.shared.localAddress?.port ?? port)
     }
 
+    /// An admin listener for a process without an HTTP API of its own (a vault host): only `/health`, `/ready` (the
+    /// given checks) and `/metrics`, on `host:port` (loopback by default in the CLI).
+    public static func startAdmin(name: String, host: String, port: Int, readiness: [ReadinessCheck]) async throws -> Started {
+        ServiceMetrics.bootstrap()
+        let app = try await Application.make(Environment(name: "production", arguments: [name]))
+        app.logger.logLevel = .warning
+        app.middleware = Middlewares()
+        app.middleware.use(RequestLogMiddleware(service: serviceName(name)))
+        app.middleware.use(WireErrorMiddleware())
+        do {
+            ServiceProbes.register(on: app, checks: readiness)
+            try await app.asyncBoot()
+            try await app.server.start(address: .hostname(host, port: port))
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        return Started(app: app, port: app.http.server.shared.localAddress?.port ?? port)
+    }
+
     /// The application with its database registered, migrated (as `migration` says) and tuned, not serving: what a
     /// command that only touches the database (`tessera ledger invite`) needs. Shut it down with `asyncShutdown()`.
     public static func prepare(
         name: String, database: ServiceDatabase, migrations: [any Migration], migration: MigrationPolicy = .automatic
     ) async throws -> Application {
+        ServiceMetrics.bootstrap()
         let app = try await Application.make(Environment(name: "production", arguments: [name]))
         app.logger.logLevel = .warning
         app.middleware = Middlewares()
+        // Outermost, so it logs the status the error middleware answered with.
+        app.middleware.use(RequestLogMiddleware(service: serviceName(name)))
         app.middleware.use(WireErrorMiddleware())
         do {
             try database.configure(app)

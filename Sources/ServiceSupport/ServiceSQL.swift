@@ -43,10 +43,10 @@ public struct ServiceSQL: Sendable {
     public var sql: any SQLDatabase {
         get throws(WireError) {
             switch backend {
-            case .inline(let inline): return inline.sql
+            case .inline(let inline): return MeasuredSQLDatabase(inline.sql)
             case .fluent(let database):
                 guard let sql = database as? any SQLDatabase else { throw .server }
-                return sql
+                return MeasuredSQLDatabase(sql)
             }
         }
     }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import OpenID4VP
+import ServiceSupport
 import TesseraCore
 import TesseraJOSE
 
@@ -33,6 +34,7 @@ extension TransactionService {
             guard try await store.fail(id, now: now, error: error.error.rawValue, description: error.errorDescription) else {
                 throw Self.closed
             }
+            ServiceMetrics.outcome("presentation", result: "wallet_error")
             return .walletError
         case .vpToken(let token, _):
             let claims: JSONObject
@@ -42,12 +44,14 @@ extension TransactionService {
                 guard try await store.fail(id, now: now, error: "invalid_request", description: error.errorDescription) else {
                     throw Self.closed
                 }
+                ServiceMetrics.outcome("presentation", result: "invalid_presentation")
                 throw error
             }
             let code = Base64URL.encode(configuration.random.bytes(32))
             guard try await store.complete(id, now: now, result: String(decoding: claims.serialized(), as: UTF8.self), responseCode: code) else {
                 throw Self.closed
             }
+            ServiceMetrics.outcome("presentation", result: "ok")
             return .verified(redirectURI: baseURL + "/?transaction_id=" + id + "&response_code=" + code)
         }
     }

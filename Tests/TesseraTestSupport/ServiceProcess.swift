@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,11 +12,17 @@ import Foundation
 public final class ServiceProcess: Sendable {
     public let baseURL: String
     private let process: Process
+    /// Everything the process wrote to stdout and stderr so far.
+    private let captured: Mutex<Data>
 
-    private init(process: Process, baseURL: String) {
+    private init(process: Process, baseURL: String, captured: Data) {
         self.process = process
         self.baseURL = baseURL
+        self.captured = Mutex(captured)
     }
+
+    /// What the process printed so far (its log lines among it), for tests that read the log.
+    public var output: String { captured.withLock { String(decoding: $0, as: UTF8.self) } }
 
     public struct StartFailure: Error, CustomStringConvertible {
         public let description: String
@@ -56,9 +63,13 @@ public final class ServiceProcess: Sendable {
             if chunk.isEmpty, !process.isRunning { break }
             seen += String(decoding: chunk, as: UTF8.self)
             if let line = seen.split(separator: "\n").first(where: { $0.hasPrefix(ready) }) {
-                // Keep draining the pipe so the child never blocks on a full one.
-                output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
-                return ServiceProcess(process: process, baseURL: String(line.dropFirst(ready.count)))
+                // Keep draining the pipe so the child never blocks on a full one, and keep what it says.
+                let started = ServiceProcess(process: process, baseURL: String(line.dropFirst(ready.count)), captured: Data(seen.utf8))
+                output.fileHandleForReading.readabilityHandler = { [weak started] handle in
+                    let chunk = handle.availableData
+                    started?.captured.withLock { $0.append(chunk) }
+                }
+                return started
             }
         }
         process.terminate()

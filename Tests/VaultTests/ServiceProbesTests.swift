@@ -27,7 +27,17 @@ struct ServiceProbesTests {
             #expect(notReady.json?["error"]?.stringValue == "not_ready")
             #expect(notReady.json?["error_description"]?.stringValue == "nats: not connected")
             // Alive all the same.
-            #expect(try await get("/health").status == 200)
+            let alive = try await get("/health")
+            #expect(alive.status == 200)
+            #expect(alive.headers.contains { $0.name.lowercased() == "x-request-id" && !$0.value.isEmpty })
+
+            // Prometheus text: Vapor's request counters by route and status, the statements' time.
+            let metrics = try await get("/metrics")
+            #expect(metrics.status == 200)
+            #expect(metrics.headers.contains { $0.name.lowercased() == "content-type" && $0.value.hasPrefix("text/plain; version=0.0.4") })
+            let text = String(decoding: metrics.body, as: UTF8.self)
+            #expect(text.contains(#"http_requests_total{method="GET",path="/ready",status="503"}"#), "\(text)")
+            #expect(text.contains(#"tessera_db_statement_duration_seconds_count{database="sqlite"}"#))
         }
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTransport
+import TesseraHTTP
 import TesseraJOSE
 import TesseraTestSupport
 import Testing
@@ -72,5 +74,28 @@ struct WalletInstanceCLITests {
         #expect(noKA.status != 0 && noKA.stderr.contains("1.0 has no Key Attestation"))
         let wrongAnchor = try await Self.tessera(["wallet-instance", "attest", "--anchor", root], home: home)
         #expect(wrongAnchor.status != 0 && wrongAnchor.stderr.contains("refused"), "\(wrongAnchor.stderr)")
+
+        // The provider's log (issue 29): one JSON line per request naming the route pattern, and none of the
+        // secrets or personal data this run used.
+        let lines = provider.output.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let requests = lines.compactMap { try? JSONValue.parse(Data($0.utf8)).objectValue }.filter { $0["message"] == "request" }
+        #expect(requests.count >= 8, "\(provider.output)")
+        #expect(requests.allSatisfy { $0["route"]?.stringValue?.hasPrefix("/") == true && $0["status"] != nil && $0["request_id"] != nil })
+        let secrets = [
+            "correct horse battery", "cli@example.org", wia["wallet_instance_attestation"]?.stringValue,
+            formats.first?["wallet_attestation"]?.stringValue, ka["key_attestation"]?.stringValue,
+        ].compactMap { $0 }
+        #expect(secrets.count == 5)
+        for secret in secrets { #expect(!provider.output.contains(secret), "the log holds a secret") }
+
+        // Its metrics: the nonces taken, the device attestations verified, the statements timed.
+        let http = AsyncHTTPClientTransport()
+        defer { Task { try? await http.shutdown() } }
+        let metricsURL = try #require(URL(string: provider.baseURL + "/metrics"))
+        let metrics = String(decoding: try await http.send(HTTPRequest(method: .get, url: metricsURL)).body, as: UTF8.self)
+        #expect(metrics.contains(#"tessera_single_use_consumed_total{kind="nonce"}"#), "\(metrics)")
+        #expect(metrics.contains(#"tessera_outcomes_total{check="device_attestation",result="ok"}"#))
+        #expect(metrics.contains(#"tessera_db_statement_duration_seconds_count{database="sqlite"}"#))
+        #expect(metrics.contains(#"http_requests_total{method="POST""#))
     }
 }

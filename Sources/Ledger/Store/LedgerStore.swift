@@ -22,12 +22,12 @@ struct LedgerStore: Sendable {
     }
 
     func consumeInvitation(code: String, now: Date) async throws(WireError) -> Bool {
-        try await db.run { sql in
+        ServiceMetrics.consumed("invitation", when: try await db.run { sql in
             try await sql.update("lg_invitations").set("used", to: SQLBind(true))
                 .where("id", .equal, Self.hashID(code)).where("used", .equal, SQLBind(false))
                 .where("expires_at", .greaterThan, now.timeIntervalSince1970)
                 .returning("id").first() != nil
-        }
+        })
     }
 
     // MARK: users
@@ -63,11 +63,13 @@ struct LedgerStore: Sendable {
     /// spent key leaves nothing behind (the table holds only the unused pool); returns its sealed private half.
     func consumeKey(_ keyID: String, user: String) async throws(WireError) -> String? {
         guard keyID.utf8.count <= 64 else { return nil }
-        return try await db.run { sql in
+        let sealed = try await db.run { sql in
             try await sql.delete(from: "lg_transaction_keys")
                 .where("id", .equal, keyID).where("user_guid", .equal, user).where("used", .equal, SQLBind(false))
                 .returning("private_sealed").first(decoding: SealedRow.self)?.private_sealed
         }
+        ServiceMetrics.consumed("transaction_key", when: sealed != nil)
+        return sealed
     }
 
     func unusedKeys(user: String) async throws(WireError) -> [KeyRow] {
@@ -82,13 +84,13 @@ struct LedgerStore: Sendable {
 
     /// Records a device nonce; false when it was seen before (a replay).
     func useDeviceNonce(user: String, nonce: String, expiresAt: Date, now: Date) async throws(WireError) -> Bool {
-        try await db.run { sql in
+        ServiceMetrics.consumed("device_nonce", when: try await db.run { sql in
             try await sql.delete(from: "lg_device_nonces").where("expires_at", .lessThan, now.timeIntervalSince1970).run()
             let inserted = try await sql.insert(into: "lg_device_nonces").columns("id", "expires_at")
                 .values(SQLBind("\(user)|\(nonce)"), SQLBind(expiresAt.timeIntervalSince1970))
                 .ignoringConflicts().returning("id").first()
             return inserted != nil
-        }
+        })
     }
 
     func insertActionToken(token: String, jti: String, user: String, scope: String, keyID: String, expiresAt: Date) async throws(WireError) {
@@ -102,12 +104,14 @@ struct LedgerStore: Sendable {
     func consumeActionToken(_ token: String, now: Date) async throws(WireError) -> ActionTokenRow? {
         guard token.utf8.count <= 128 else { return nil }
         // Taken by one `DELETE … RETURNING` (single use, and spent tokens do not pile up).
-        return try await db.run { sql in
+        let row = try await db.run { sql in
             try await sql.delete(from: "lg_action_tokens")
                 .where("id", .equal, Self.hashID(token)).where("used", .equal, SQLBind(false))
                 .where("expires_at", .greaterThan, now.timeIntervalSince1970)
                 .returning("jti", "user_guid", "scope", "use_key_id").first(decoding: ActionTokenRow.self)
         }
+        ServiceMetrics.consumed("action_token", when: row != nil)
+        return row
     }
 
     // MARK: enrollments
@@ -130,11 +134,13 @@ struct LedgerStore: Sendable {
 
     /// Takes the enrollment (it finalizes once).
     func takeEnrollment(session: String, now: Date) async throws(WireError) -> EnrollmentRow? {
-        try await db.run { sql in
+        let row = try await db.run { sql in
             try await sql.delete(from: "lg_enrollments").where("id", .equal, Self.hashID(session))
                 .where("expires_at", .greaterThan, now.timeIntervalSince1970)
                 .returning("id", "user_guid", "password_key_id", "password_hash_sealed").first(decoding: EnrollmentRow.self)
         }
+        ServiceMetrics.consumed("enrollment_session", when: row != nil)
+        return row
     }
 
     // MARK: CEKs

@@ -41,13 +41,15 @@ public struct ReadinessCheck: Sendable {
     }
 }
 
-/// `GET /health` (the process answers) and `GET /ready` (every readiness check holds; else 503 `not_ready` naming
-/// the failed checks), for load balancers and orchestrators. Neither touches anything secret nor needs credentials.
+/// `GET /health` (the process answers), `GET /ready` (every readiness check holds; else 503 `not_ready` naming
+/// the failed checks) and `GET /metrics` (Prometheus text), for load balancers, orchestrators and scrapers. None
+/// touches anything secret nor needs credentials; put /metrics behind the network policy you give scrapers.
 enum ServiceProbes {
     static func register(on app: Application, checks: [ReadinessCheck]) {
         app.get("health") { _ async -> Response in
             JSONBody.response(["status": "ok"])
         }
+        app.get("metrics") { _ async -> Response in ServiceMetrics.exposition() }
         app.get("ready") { _ async throws -> Response in
             var failures: [String] = []
             for check in checks {

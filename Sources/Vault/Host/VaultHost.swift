@@ -69,11 +69,16 @@ public actor VaultHost {
             }
             let room = min(maxVaults - runtimes.count, startsPerRound)
             var candidates = held.filter { runtimes[$0] == nil }
+            var acquired = 0
             if room > candidates.count {
-                candidates.formUnion(try await store.acquireLeases(host: hostID, now: now, ttl: leaseTime, limit: room - candidates.count))
+                let taken = try await store.acquireLeases(host: hostID, now: now, ttl: leaseTime, limit: room - candidates.count)
+                acquired = taken.count
+                candidates.formUnion(taken)
             }
             // Leases held beyond this round's share are renewed and started in the next rounds.
             for user in candidates.sorted().prefix(max(0, room)) { await startRuntime(user, now: now) }
+            VaultMetrics.acquired(acquired, host: hostID)
+            VaultMetrics.leaseRound(host: hostID, held: held.count + acquired, running: runtimes.count)
         } catch {
             // The database is away: keep serving only while our leases surely hold.
             if now >= leasesValidUntil {
@@ -116,6 +121,20 @@ public actor VaultHost {
             try? await context.store.releaseLease(user, host: hostID, state: "provisioning", now: context.clock.now())
         }
     }
+
+    /// What `/ready` of the host's admin listener checks (issue 29): its database answers, and its last lease round
+    /// succeeded recently enough that the leases it holds are surely its own.
+    public nonisolated var readiness: [ReadinessCheck] {
+        [
+            .database(database.app),
+            ReadinessCheck(name: "leases") { [weak self] in
+                guard let self else { return "the host stopped" }
+                return await self.leasesCurrent ? nil : "the lease loop has not renewed its leases in time"
+            },
+        ]
+    }
+
+    private var leasesCurrent: Bool { context.clock.now() < leasesValidUntil }
 
     /// The users whose vaults run here.
     public var activeVaults: [String] { runtimes.keys.sorted() }

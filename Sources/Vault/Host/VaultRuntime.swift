@@ -61,6 +61,7 @@ actor VaultRuntime {
     func start() async throws {
         let connection = try await context.bus.connector.connect(credentials: try nats.vaultCredentials(), name: "vault-" + guid)
         self.connection = connection
+        VaultMetrics.watch(connection)
         do {
             let commands = try await connection.subscribe(to: VaultSubjects.allCommands(guid), queue: nil)
             try await peers.start(on: connection, owner: self)
@@ -91,7 +92,10 @@ actor VaultRuntime {
 
     func markEnded() { if loop != nil { ended = true } }
 
-    func drop(_ reason: VaultDropReason) { drops.record(reason) }
+    func drop(_ reason: VaultDropReason) {
+        drops.record(reason)
+        VaultMetrics.dropped(reason)
+    }
 
     /// Messages dropped (and never answered) per reason: the app's and the peers'.
     func dropCounts() async -> [VaultDropReason: Int] {

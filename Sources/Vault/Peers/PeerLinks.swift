@@ -79,7 +79,10 @@ actor PeerLinks {
         acks = [:]
     }
 
-    func drop(_ reason: VaultDropReason) { drops.record(reason) }
+    func drop(_ reason: VaultDropReason) {
+        drops.record(reason)
+        VaultMetrics.dropped(reason)
+    }
 
     func push(_ notification: VaultNotification, payload: JSONObject) async {
         await owner?.push(notification, payload: payload)

@@ -131,7 +131,7 @@ struct TransactionStore: Sendable {
             AND expires_at > \(bind: now.timeIntervalSince1970) RETURNING id
             """
         do {
-            return try await sql.raw(query).first() != nil
+            return ServiceMetrics.consumed("state", when: try await sql.raw(query).first() != nil)
         } catch let error as APIError {
             throw error
         } catch {
@@ -143,11 +143,13 @@ struct TransactionStore: Sendable {
     func redeemResponseCode(_ id: String, code: String) async throws(APIError) -> String? {
         struct Row: Decodable { let result: String? }
         do {
-            return try await sql.update(VerifierTransaction.schema)
+            let row = try await sql.update(VerifierTransaction.schema)
                 .set("response_code_used", to: true)
                 .where("id", .equal, id).where("response_code_hash", .equal, Self.hash(code))
                 .where("response_code_used", .equal, false)
-                .returning("result").first(decoding: Row.self)?.result
+                .returning("result").first(decoding: Row.self)
+            ServiceMetrics.consumed("response_code", when: row != nil)
+            return row?.result
         } catch let error as APIError {
             throw error
         } catch {

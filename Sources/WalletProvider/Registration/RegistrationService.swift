@@ -116,6 +116,8 @@ struct RegistrationService: Sendable {
     /// Maps an attestation outcome to the error table: undecodable ⇒ 422; a broken signature ⇒ 403
     /// invalid_request; any other rule ⇒ 403 integrity_check_error naming every rule broken.
     static func accept<Facts>(_ outcome: AttestationOutcome<Facts>) throws(WireError) -> Facts {
+        ServiceMetrics.outcome(
+            "device_attestation", result: outcome.failures.first?.rawValue ?? (outcome.facts == nil ? "malformed" : "ok"))
         if let facts = outcome.facts, outcome.failures.isEmpty { return facts }
         let names = outcome.failures.map(\.rawValue).joined(separator: ", ")
         if outcome.failures.contains(.malformed) || outcome.facts == nil && outcome.failures.isEmpty {

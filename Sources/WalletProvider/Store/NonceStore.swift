@@ -27,11 +27,11 @@ struct NonceStore: Sendable {
     /// True when the nonce existed, was unexpired and is now used up.
     func consume(_ nonce: String, now: Date) async throws(WireError) -> Bool {
         guard nonce.utf8.count <= 128 else { return false }
-        return try await db.run { sql in
+        return ServiceMetrics.consumed("nonce", when: try await db.run { sql in
             try await sql.delete(from: "wp_nonces").where("id", .equal, nonce)
                 .where("expires_at", .greaterThan, now.timeIntervalSince1970)
                 .returning("id").first() != nil
-        }
+        })
     }
 
     /// Expired nonces are deleted now and then (they can no longer be used anyway).

@@ -60,6 +60,7 @@ struct LedgerServe: AsyncParsableCommand {
     @OptionGroup var migration: MigrationOptions
 
     func run() async throws {
+        ServiceLogging.bootstrapJSON()
         var configuration = try location.configuration()
         configuration.migration = migration.policy(for: configuration.database)
         if let kdfCost {

@@ -56,6 +56,7 @@ struct ProviderServe: AsyncParsableCommand {
     @OptionGroup var migration: MigrationOptions
 
     func run() async throws {
+        ServiceLogging.bootstrapJSON()
         let directory = directory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("provider")
         var configuration = try ProviderSetup.configuration(
             directory: directory, database: database, baseURL: baseURL, testRoot: testRoot, appleApps: appleApps,

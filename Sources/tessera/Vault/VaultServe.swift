@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NATSClient
+import ServiceSupport
 import TesseraCore
 import Vault
 
@@ -22,8 +23,13 @@ struct VaultServe: AsyncParsableCommand {
     @Option(name: .customLong("lease-time"), help: "Seconds a lease lasts without renewal (a dead host's vaults move after this).")
     var leaseTime: Double = 15
     @OptionGroup var migration: MigrationOptions
+    @Option(name: .customLong("admin-host"), help: "Address of the admin listener (/health, /ready, /metrics).")
+    var adminHost = "127.0.0.1"
+    @Option(name: .customLong("admin-port"), help: "Port of the admin listener (0 picks a free one; -1: none).")
+    var adminPort = 0
 
     func run() async throws {
+        ServiceLogging.bootstrapJSON()
         let directory = operatorDirectory.map { URL(fileURLWithPath: $0) } ?? TesseraHome.url.appendingPathComponent("ledger")
         let identity: NATSOperatorIdentity
         do {
@@ -38,8 +44,20 @@ struct VaultServe: AsyncParsableCommand {
             urls: nats.split(separator: ",").map(String.init), identity: identity, clock: SystemClock(), random: SystemRandomSource())
         let host = VaultHost(database: database, bus: bus, hostID: hostID, leaseTime: leaseTime)
         await host.start()
+        var admin: ServiceApplication.Started?
+        if adminPort >= 0 {
+            admin = try await ServiceApplication.startAdmin(
+                name: "tessera-vault", host: adminHost, port: adminPort, readiness: host.readiness)
+            if let admin {
+                FileHandle.standardOutput.write(Data("admin on \(ServiceApplication.baseURL(host: adminHost, port: admin.port))\n".utf8))
+            }
+        }
         FileHandle.standardOutput.write(Data("vault host \(host.hostID) serving\n".utf8))
         await VerifierServe.waitForTermination()
+        if let admin {
+            await admin.app.server.shutdown()
+            try? await admin.app.asyncShutdown()
+        }
         await host.shutdown()
         await database.shutdown()
     }

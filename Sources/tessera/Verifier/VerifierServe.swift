@@ -42,6 +42,7 @@ struct VerifierServe: AsyncParsableCommand {
 
     func run() async throws {
         EventLoopExecutor.adopt()
+        ServiceLogging.bootstrapJSON()
         var configuration = try await VerifierSetup.configuration(
             trust: trust, database: database, baseURL: baseURL, webRoot: webRoot, lifetime: lifetime, announce: true)
         configuration.migration = migration.policy(for: configuration.database)
