@@ -191,11 +191,11 @@ final class HostProcesses: Sendable {
     }
 
     /// `tessera vault serve` as host `id`, back once it prints that it serves.
-    func startHost(_ id: String) async throws -> ServiceProcess {
+    func startHost(_ id: String, leaseTime: TimeInterval = VaultHostKillTests.leaseTime) async throws -> ServiceProcess {
         let host = try await ServiceProcess.start(
             [
                 "vault", "serve", "--nats", server.url, "--operator-dir", operatorDirectory.path, "--database", databaseURL,
-                "--host-id", id, "--lease-time", String(VaultHostKillTests.leaseTime), "--auto-migrate",
+                "--host-id", id, "--lease-time", String(leaseTime), "--auto-migrate",
             ],
             environment: ["TESSERA_HOME": directory.path], ready: "vault host \(id) serving")
         await started.add(host)

@@ -89,9 +89,10 @@ struct LedgerServe: AsyncParsableCommand {
             throw UserFacingError("\(error)")
         }
         FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
-        await VerifierServe.waitForTermination()
-        await server.shutdown()
-        await vaultDatabase?.shutdown()
+        await ServiceTermination.run { [vaultDatabase] in
+            await server.shutdown()
+            await vaultDatabase?.shutdown()
+        }
     }
 }
 

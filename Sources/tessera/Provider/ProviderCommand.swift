@@ -72,8 +72,7 @@ struct ProviderServe: AsyncParsableCommand {
             throw UserFacingError(error.description)
         }
         FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
-        await VerifierServe.waitForTermination()
-        await server.shutdown()
+        await ServiceTermination.run { await server.shutdown() }
     }
 }
 

@@ -53,12 +53,14 @@ struct VaultServe: AsyncParsableCommand {
             }
         }
         FileHandle.standardOutput.write(Data("vault host \(host.hostID) serving\n".utf8))
-        await VerifierServe.waitForTermination()
-        if let admin {
-            await admin.app.server.shutdown()
-            try? await admin.app.asyncShutdown()
+        await ServiceTermination.run { [admin] in
+            // The leases first: another host takes these vaults at once.
+            await host.shutdown()
+            if let admin {
+                await admin.app.server.shutdown()
+                try? await admin.app.asyncShutdown()
+            }
+            await database.shutdown()
         }
-        await host.shutdown()
-        await database.shutdown()
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import ServiceSupport
 import VerifierService
@@ -57,22 +56,6 @@ struct VerifierServe: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data("bound \(https.tls == nil ? "http" : "https")://\(host):\(server.port)\n".utf8))
         // Unbuffered when read by another program: scripts wait for this line.
         FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
-        await Self.waitForTermination()
-        await server.shutdown()
-    }
-
-    /// Returns on SIGINT or SIGTERM.
-    static func waitForTermination() async {
-        let (signals, continuation) = AsyncStream<Void>.makeStream()
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { continuation.yield() }
-            source.resume()
-            sources.append(source)
-        }
-        for await _ in signals { break }
-        withExtendedLifetime(sources) {}
+        await ServiceTermination.run { await server.shutdown() }
     }
 }
