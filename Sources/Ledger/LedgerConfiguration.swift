@@ -53,4 +53,11 @@ public struct LedgerConfiguration: Sendable {
 /// the answer (server URLs, the user's creds).
 public protocol LedgerNATSProvisioner: Sendable {
     func provision(userGUID: String, now: Date) async throws -> [String: String]
+    /// nil when the bus answers, else why not (the ledger's `/ready`).
+    func readiness() async -> String?
+}
+
+extension LedgerNATSProvisioner {
+    /// A bus that is always there (the demo's in-process one).
+    public func readiness() async -> String? { nil }
 }

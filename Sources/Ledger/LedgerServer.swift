@@ -23,7 +23,8 @@ public final class LedgerServer: Sendable {
         let box = LedgerBox()
         let started = try await ServiceApplication.start(
             name: "tessera-ledger", database: configuration.database, migrations: LedgerMigrations.all, host: host, port: port,
-            migration: configuration.migration
+            migration: configuration.migration,
+            readiness: configuration.nats.map { nats in [ReadinessCheck(name: "nats") { await nats.readiness() }] } ?? []
         ) { app in
             let services = LedgerServices(configuration: configuration, master: master, sql: ServiceSQL(app))
             box.services.withLock { $0 = services }

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTransport
+import TesseraHTTP
 import Ledger
 import NATSClient
 import TesseraCore
@@ -19,6 +21,10 @@ struct LedgerNATSTests {
         defer { server.stop() }
         let fixture = try await LedgerFixture { $0.nats = NATSProvisioner(identity: identity, servers: [server.url]) }
         defer { Task { await fixture.shutdown() } }
+
+        // Ready: the database answers, and so does the bus (issue 29).
+        let ready = try await LedgerProbe.get(fixture.server.baseURL + "/ready")
+        #expect(ready.status == 200 && ready.text.contains("nats"), "\(ready.text)")
 
         let client = fixture.client()
         let enrolled = try await client.enroll(
@@ -46,5 +52,31 @@ struct LedgerNATSTests {
         let provisioner = NATSProvisioner(identity: identity, servers: [server.url])
         let again = try await provisioner.provision(userGUID: enrolled.userGUID, now: Date())
         #expect(again["account"] == nats["account"])
+    }
+}
+
+/// `/ready` names the bus when it does not answer.
+@Suite struct LedgerReadinessTests {
+    @Test func readyIsRefusedWhileNATSDoesNotAnswer() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-ledger-ready-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let identity = try NATSOperatorIdentity.loadOrCreate(
+            in: directory.appendingPathComponent("operator"), name: "tessera-ledger-test", random: SystemRandomSource(), clock: SystemClock())
+        // Port 1: nothing listens there.
+        let fixture = try await LedgerFixture { $0.nats = NATSProvisioner(identity: identity, servers: ["nats://127.0.0.1:1"]) }
+        defer { Task { await fixture.shutdown() } }
+        let ready = try await LedgerProbe.get(fixture.server.baseURL + "/ready")
+        #expect(ready.status == 503)
+        #expect(ready.text.contains(#""error":"not_ready""#) && ready.text.contains("nats: NATS does not answer"), "\(ready.text)")
+        #expect(try await LedgerProbe.get(fixture.server.baseURL + "/health").status == 200)
+    }
+}
+
+enum LedgerProbe {
+    static func get(_ url: String) async throws -> (status: Int, text: String) {
+        let http = AsyncHTTPClientTransport()
+        defer { Task { try? await http.shutdown() } }
+        let response = try await http.send(HTTPRequest(method: .get, url: try #require(URL(string: url))))
+        return (response.status, String(decoding: response.body, as: UTF8.self))
     }
 }

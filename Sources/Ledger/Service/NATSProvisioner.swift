@@ -34,6 +34,16 @@ public struct NATSProvisioner: LedgerNATSProvisioner {
         }
     }
 
+    /// The bus answers the operator's system user.
+    public func readiness() async -> String? {
+        do {
+            try await identity.probe(servers, random: random, clock: clock)
+            return nil
+        } catch {
+            return "NATS does not answer"
+        }
+    }
+
     public static func ownerSpace(userGUID: String) -> String { "OwnerSpace." + userGUID.replacingOccurrences(of: "-", with: "") }
 
     public func provision(userGUID: String, now: Date) async throws -> [String: String] {

@@ -31,6 +31,22 @@ extension NATSOperatorIdentity {
 extension NATSOperatorIdentity {
     /// Pushes `accountJWT` to the full resolver of the server (or cluster) at `urls` as the operator's system user
     /// (`nsc push`): one short-lived connection.
+    /// Connects to `urls` as the system user and closes again: whether the bus answers and trusts this operator (a
+    /// ledger's readiness).
+    public func probe(_ urls: [String], random: some RandomSource, clock: some TesseraClock) async throws {
+        var options = try NATSClientOptions(urls: urls, name: "tessera-probe", authentication: .credentials(try systemUser(random: random, clock: clock)))
+        options.maxReconnectAttempts = 0
+        let client = NATSClient(options: options)
+        do {
+            try await client.connect()
+            try await client.flush(timeout: .seconds(2))
+            await client.close()
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+
     public func push(accountJWT: String, to urls: [String], random: some RandomSource, clock: some TesseraClock) async throws {
         var options = try NATSClientOptions(urls: urls, name: "tessera-account-push", authentication: .credentials(try systemUser(random: random, clock: clock)))
         options.maxReconnectAttempts = 2
