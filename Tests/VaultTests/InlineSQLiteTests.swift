@@ -82,6 +82,38 @@ struct InlineSQLiteTests {
         }
     }
 
+    /// Two `InlineSQLite`s on one file in one process (two services, or a service and a tool): one holds a
+    /// transaction open across an await while many writes of the other wait for it. Waiting suspends their tasks; it
+    /// never blocks a thread, or the holder could not be resumed to commit (there are as few threads as cores).
+    @Test func writersOfAnotherConnectionWaitWithoutBlockingTheHolder() async throws {
+        try await withDatabase { app in
+            let path = try #require(app.inlineSQLite?.path)
+            let other = try InlineSQLite(path: path, eventLoop: app.eventLoopGroup.any(), logger: app.logger)
+            defer { other.close() }
+            let holder = ServiceSQL(app)
+            let waiting = ServiceSQL(inline: other)
+            let (opened, signalOpened) = AsyncStream<Void>.makeStream()
+            async let held: Void = holder.transaction { tx in
+                try await tx.run { try await $0.raw("UPDATE counter SET n = 100 WHERE id = 1").run() }
+                signalOpened.yield()
+                // Give the other writers time to pile up against the lock, then commit.
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            for await _ in opened { break }
+            let writers = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask { try await waiting.run { try await $0.raw("UPDATE counter SET n = n + 1 WHERE id = 1").run() } }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            try await held
+            try await writers.value
+            #expect(try await count(holder) == 108)
+        }
+    }
+
     @Test func valuesRoundTripAndRowsAreReadByColumnName() async throws {
         try await withDatabase { app in
             let sql = ServiceSQL(app)

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOCore
 import SQLKit
@@ -15,6 +16,8 @@ public final class InlineSQLite: Sendable {
     private let writer: LeasePool<InlineSQLiteConnection>
     private let readers: LeasePool<InlineSQLiteConnection>
     private let connections: [InlineSQLiteConnection]
+    /// The file.
+    public let path: String
     let eventLoop: any EventLoop
     let logger: Logger
 
@@ -30,13 +33,14 @@ public final class InlineSQLite: Sendable {
     /// Opens the file (WAL, `synchronous=NORMAL`, as `ServiceDatabase.tune` sets for Fluent's connections).
     public init(path: String, readers: Int = 2, eventLoop: any EventLoop, logger: Logger) throws(InlineSQLiteError) {
         let writer = try InlineSQLiteConnection(path: path)
-        try writer.execute("PRAGMA journal_mode=WAL", [], { _ in })
+        try Self.waitingForLocksAtOpen { () throws(InlineSQLiteError) in try writer.execute("PRAGMA journal_mode=WAL", [], { _ in }) }
         try writer.execute("PRAGMA synchronous=NORMAL", [], { _ in })
         var readerConnections: [InlineSQLiteConnection] = []
         for _ in 0..<max(1, readers) { readerConnections.append(try InlineSQLiteConnection(path: path)) }
         self.writer = LeasePool([writer])
         self.readers = LeasePool(readerConnections)
         self.connections = [writer] + readerConnections
+        self.path = path
         self.eventLoop = eventLoop
         self.logger = logger
     }
@@ -50,7 +54,7 @@ public final class InlineSQLite: Sendable {
         if let connection = heldConnection { return try await body(InlineSQLiteDatabase(inline: self, connection: connection)) }
         let connection = await writer.lease()
         defer { writer.release(connection) }
-        try connection.execute("BEGIN IMMEDIATE", [], { _ in })
+        try await Self.waitingForLocks { try connection.execute("BEGIN IMMEDIATE", [], { _ in }) }
         do {
             let result = try await Self.$held.withValue(Held(owner: ObjectIdentifier(self), connection: connection)) {
                 try await body(InlineSQLiteDatabase(inline: self, connection: connection))
@@ -66,7 +70,16 @@ public final class InlineSQLite: Sendable {
     /// Runs one statement: in the current task's transaction if it has one; else on a reader when it only reads,
     /// on the writer (autocommit) when it writes.
     func execute(_ sql: String, _ binds: [SQLiteData], _ onRow: (InlineSQLiteRow) -> Void) async throws {
-        if let connection = heldConnection { return try connection.execute(sql, binds, onRow) }
+        // Rows are handed on only once the statement ran to its end, so a try that met a lock delivered none.
+        var rows: [InlineSQLiteRow] = []
+        try await run(sql, binds) { rows.append($0) }
+        rows.forEach(onRow)
+    }
+
+    private func run(_ sql: String, _ binds: [SQLiteData], _ onRow: (InlineSQLiteRow) -> Void) async throws {
+        if let connection = heldConnection {
+            return try await Self.waitingForLocks { try connection.execute(sql, binds, onRow) }
+        }
         let reader = await readers.lease()
         let readOnly: Bool
         do {
@@ -77,12 +90,43 @@ public final class InlineSQLite: Sendable {
         }
         if readOnly {
             defer { readers.release(reader) }
-            return try reader.execute(sql, binds, onRow)
+            return try await Self.waitingForLocks { try reader.execute(sql, binds, onRow) }
         }
         readers.release(reader)
         let connection = await writer.lease()
         defer { writer.release(connection) }
-        try connection.execute(sql, binds, onRow)
+        try await Self.waitingForLocks { try connection.execute(sql, binds, onRow) }
+    }
+
+    /// `waitingForLocks` for the start-up, which has no task to suspend: the thread sleeps (once per process start).
+    private static func waitingForLocksAtOpen(_ statement: () throws(InlineSQLiteError) -> Void) throws(InlineSQLiteError) {
+        let deadline = ContinuousClock.now + lockWait
+        while true {
+            do {
+                return try statement()
+            } catch where error.isBusy && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+    }
+
+    /// How long a statement waits for a lock another connection holds (another process's writer, a `migrate`
+    /// run, Fluent's connections at start-up) before it fails.
+    static let lockWait: Duration = .seconds(10)
+
+    /// Runs `statement`, and while SQLite answers that another connection holds the lock, tries again after a
+    /// pause that suspends the task (1 ms, doubling to 32 ms) until `lockWait` has passed.
+    private static func waitingForLocks(_ statement: () throws -> Void) async throws {
+        let deadline = ContinuousClock.now + lockWait
+        var pause = Duration.milliseconds(1)
+        while true {
+            do {
+                return try statement()
+            } catch let error as InlineSQLiteError where error.isBusy && ContinuousClock.now < deadline {
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(32))
+            }
+        }
     }
 
     /// `body` with the writer connection to itself (SQLKit's `withSession`).

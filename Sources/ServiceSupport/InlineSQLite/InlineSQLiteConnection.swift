@@ -14,8 +14,6 @@ final class InlineSQLiteConnection: @unchecked Sendable {
     /// Prepared statements by their SQL text, reset and reused: a service runs the same few statements all day.
     private var statements: [String: OpaquePointer] = [:]
     static let statementCacheLimit = 128
-    /// How long a statement waits for another process's write lock (a `migrate` run, a backup) before failing.
-    static let busyTimeoutMilliseconds: Int32 = 10_000
 
     init(path: String) throws(InlineSQLiteError) {
         var handle: OpaquePointer?
@@ -27,7 +25,9 @@ final class InlineSQLiteConnection: @unchecked Sendable {
         }
         self.handle = handle
         sqlite_nio_sqlite3_extended_result_codes(handle, 1)
-        sqlite_nio_sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        // No busy handler: a locked database answers SQLITE_BUSY at once and `InlineSQLite` waits by suspending its
+        // task. Waiting inside SQLite would block the thread, and the lock's holder may need that very thread.
+        sqlite_nio_sqlite3_busy_timeout(handle, 0)
     }
 
     deinit { close() }
@@ -150,4 +150,7 @@ public struct InlineSQLiteError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The code and the message, for the operator's log.
     public var description: String { "SQLite \(code): \(message)" }
+    /// SQLITE_BUSY or SQLITE_LOCKED (any extended variant): another connection holds the lock; trying again later
+    /// may succeed, and the statement had no effect.
+    var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 }
