@@ -36,3 +36,22 @@ public func transportError(_ body: () async throws -> Void) async -> TransportEr
         return nil
     }
 }
+
+/// A condition that did not hold in time.
+public struct ConditionTimeout: Error, CustomStringConvertible {
+    public let what: String
+    public var description: String { "timed out waiting for \(what)" }
+}
+
+/// Polls `condition` every 100 ms until it holds, failing after `seconds` (generous: a loaded 2-core machine must not
+/// fail it; it only matters when the condition never comes). For what has no completion signal of its own: another
+/// process's work, a load reaching a count.
+public func waitUntil(_ what: String, within seconds: Double = 120, _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    if try await condition() { return }
+    throw ConditionTimeout(what: what)
+}

@@ -92,13 +92,7 @@ enum VaultReliability {
     static func eventually(
         _ what: String, within seconds: Double = 120, _ condition: () async throws -> Bool
     ) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        if try await condition() { return }
-        throw TestFixtureError("timed out waiting for \(what)")
+        try await waitUntil(what, within: seconds, condition)
     }
 }
 
