@@ -56,24 +56,27 @@ public final class ServiceProcess: Sendable {
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        var seen = ""
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty, !process.isRunning { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-            if let line = seen.split(separator: "\n").first(where: { $0.hasPrefix(ready) }) {
-                // Keep draining the pipe so the child never blocks on a full one, and keep what it says.
-                let started = ServiceProcess(process: process, baseURL: String(line.dropFirst(ready.count)), captured: Data(seen.utf8))
-                output.fileHandleForReading.readabilityHandler = { [weak started] handle in
-                    let chunk = handle.availableData
-                    started?.captured.withLock { $0.append(chunk) }
+        // The reads block: on a Dispatch thread, not one of the few cooperative ones every suite shares.
+        return try await offCooperativePool {
+            var seen = ""
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty, !process.isRunning { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+                if let line = seen.split(separator: "\n").first(where: { $0.hasPrefix(ready) }) {
+                    // Keep draining the pipe so the child never blocks on a full one, and keep what it says.
+                    let started = ServiceProcess(process: process, baseURL: String(line.dropFirst(ready.count)), captured: Data(seen.utf8))
+                    output.fileHandleForReading.readabilityHandler = { [weak started] handle in
+                        let chunk = handle.availableData
+                        started?.captured.withLock { $0.append(chunk) }
+                    }
+                    return started
                 }
-                return started
             }
+            process.terminate()
+            throw StartFailure(description: "tessera \(arguments.prefix(2).joined(separator: " ")) did not start: \(seen)")
         }
-        process.terminate()
-        throw StartFailure(description: "tessera \(arguments.prefix(2).joined(separator: " ")) did not start: \(seen)")
     }
 
     /// The port of `baseURL` (to restart a service where its clients expect it).
