@@ -428,7 +428,7 @@ let package = Package(
         .target(
             name: "TesseraTestSupport",
             dependencies: [ "DeviceAttestationTesting",
-                "TesseraJOSE", "NATSClient", "DeviceAttestation", "DeviceCheckDouble", "ProximityTransport",
+                "TesseraJOSE", "TesseraHTTP", "NATSClient", "DeviceAttestation", "DeviceCheckDouble", "ProximityTransport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/TesseraTestSupport"
