@@ -58,6 +58,8 @@ struct ProviderFixture {
     let http: AsyncHTTPClientTransport
     /// Where `request` sends: the in-process server, or another provider process on the same database.
     var baseURL: String
+    /// What `request` sends with instead of `http` (a load balancer in front of provider processes).
+    var client: (any TesseraHTTP.HTTPClient)?
 
     /// - Parameter peerRoot: another test attestation root to trust for App Attest, Android key attestation and
     ///   integrity tokens (an independent peer's); integrity tokens are then checked under it.
@@ -142,6 +144,13 @@ struct ProviderFixture {
         return copy
     }
 
+    /// The same fixture sending through `client` to `front` (a `LoadBalancer`, or one of its pinned clients).
+    func through(_ client: any TesseraHTTP.HTTPClient, front: String) -> ProviderFixture {
+        var copy = at(front)
+        copy.client = client
+        return copy
+    }
+
     func shutdown() async {
         await server.shutdown()
         try? await http.shutdown()
@@ -185,7 +194,8 @@ struct ProviderFixture {
         var headers = extra
         if let contentType { headers.append(("Content-Type", contentType)) } else if json != nil { headers.append(("Content-Type", "application/json")) }
         if let session { headers.append(("Authorization", "Bearer \(session)")) }
-        let response = try await http.send(HTTPRequest(method: method, url: url, headers: headers, body: body ?? json?.serialized()))
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: body ?? json?.serialized())
+        let response = try await (client ?? http).send(request)
         return Answer(status: response.status, headers: response.headers, body: response.body)
     }
 
