@@ -94,18 +94,34 @@ struct LedgerFixture {
 
     /// A signed action request for `state`'s user; returns the answer and the client nonce.
     func actionRequest(_ state: VaultState, nonce: String = UUID().uuidString, timestamp: Date = Date(), tamper: Bool = false) async throws -> (Answer, String) {
+        let request = try Self.signedActionRequest(state, nonce: nonce, timestamp: timestamp, tamper: tamper)
+        return (try await post("/api/v1/action/request", request.body, headers: request.headers), request.clientNonce)
+    }
+
+    /// The body and device-signature headers of an action request for `state`'s user (to send to any ledger).
+    static func signedActionRequest(_ state: VaultState, nonce: String = UUID().uuidString, timestamp: Date = Date(), tamper: Bool = false) throws
+        -> (body: Data, headers: [(name: String, value: String)], clientNonce: String)
+    {
         let clientNonce = UUID().uuidString
         let body = (["user_guid": .string(state.userGUID), "action_type": "authenticate", "client_nonce": .string(clientNonce)] as JSONObject).serialized()
         let key = try Curve25519.Signing.PrivateKey(rawRepresentation: try Base64URL.decode(state.devicePrivateKey))
         let headers = try DeviceSignature.headers(
             key: key, method: "POST", path: "/api/v1/action/request", timestamp: Int64(timestamp.timeIntervalSince1970), nonce: nonce,
             body: tamper ? body + Data(" ".utf8) : body)
-        return (try await post("/api/v1/action/request", body, headers: headers), clientNonce)
+        return (body, headers, clientNonce)
     }
 
     /// An auth/execute body for `state` with the password sealed for `jti` and `keyID` (or other values to test
     /// the bindings).
     func executeBody(
+        _ state: VaultState, jti: String, keyID: String, sealKeyID: String? = nil, password: String = Self.password,
+        aadUser: String? = nil, blob: VaultState.Blob? = nil, kdf: KDFParameters
+    ) throws -> Data {
+        try Self.executeBody(state, jti: jti, keyID: keyID, sealKeyID: sealKeyID, password: password, aadUser: aadUser, blob: blob, kdf: kdf)
+    }
+
+    /// `executeBody` without a fixture (to send to any ledger).
+    static func executeBody(
         _ state: VaultState, jti: String, keyID: String, sealKeyID: String? = nil, password: String = Self.password,
         aadUser: String? = nil, blob: VaultState.Blob? = nil, kdf: KDFParameters
     ) throws -> Data {
