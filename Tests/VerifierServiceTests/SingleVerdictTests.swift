@@ -19,7 +19,7 @@ import VerifierService
         let other = try await fixture.secondInstance()
         #expect(other.baseURL == fixture.server.baseURL, "both instances are known by one base URL")
         let (id, uri) = try await fixture.createTransaction(["template": "pid_basic"])
-        let prepared = try await Prepared(fixture: fixture, requestURI: uri)
+        let prepared = try await PreparedResponse(fixture: fixture, requestURI: uri)
         // The load balancer sends the response to the other instance.
         let onOther = try prepared.responseURI(on: other)
         let answer = try await fixture.call(.post, onOther, form: prepared.body)
@@ -47,7 +47,7 @@ import VerifierService
         let other = try await fixture.secondInstance()
         for _ in 0..<3 {
             let (id, uri) = try await fixture.createTransaction(["template": "pid_basic"])
-            let prepared = try await Prepared(fixture: fixture, requestURI: uri)
+            let prepared = try await PreparedResponse(fixture: fixture, requestURI: uri)
             let targets = [prepared.request.destination.uri, try prepared.responseURI(on: other)]
             let answers = try await withThrowingTaskGroup(of: (Int, JSONObject?).self) { group in
                 for index in 0..<4 {
@@ -72,7 +72,7 @@ import VerifierService
         let fixture = try await ServiceFixture(database: database)
         for _ in 0..<4 {
             let (id, uri) = try await fixture.createTransaction(["template": "pid_basic", "response_mode": "direct_post"])
-            let prepared = try await Prepared(fixture: fixture, requestURI: uri)
+            let prepared = try await PreparedResponse(fixture: fixture, requestURI: uri)
             // The right state (so it is verified, not refused up front) with a presentation that cannot verify.
             let forged = FormURLEncoding.encode([
                 ("vp_token", #"{"pid":["eyJhbGciOiJFUzI1NiJ9.e30.AAAA~"]}"#), ("state", prepared.request.state ?? ""),
@@ -91,34 +91,5 @@ import VerifierService
             #expect(stored == (validAccepted ? "completed" : "failed"))
         }
         await fixture.shutdown()
-    }
-}
-
-/// A wallet's response to one transaction, prepared once so it can be posted several times and to either
-/// instance.
-private struct Prepared {
-    let request: ResolvedAuthorizationRequest
-    let body: String
-
-    init(fixture: ServiceFixture, requestURI: String) async throws {
-        let config = fixture.walletConfig()
-        request = try await resolveAuthorizationRequest(
-            try await parseAuthorizationRequest(requestUri: requestURI, walletConfig: config), walletConfig: config)
-        let response = try await createAuthorizationResponse(
-            request: request, selectedCredentials: try request.match(try fixture.credentials()).preferredSelection(),
-            walletConfig: config)
-        body = try ResponseBody.encode(response, for: request, random: SystemRandomSource())
-    }
-
-    /// The response URI as the load balancer would forward it to `instance` (same path, that instance's port).
-    func responseURI(on instance: VerifierServer) throws -> String {
-        guard var components = URLComponents(string: request.destination.uri) else {
-            throw FixtureError("the response URI does not parse: \(request.destination.uri)")
-        }
-        components.port = instance.port
-        guard let uri = components.string, uri != request.destination.uri else {
-            throw FixtureError("cannot point \(request.destination.uri) at port \(instance.port)")
-        }
-        return uri
     }
 }
