@@ -42,7 +42,7 @@ struct VaultReplayAfterTakeoverTests {
         let directory = deployment.directory.appendingPathComponent("app")
         let keyStore = FileVaultSessionKeyStore(directory: directory)
         // Long enough for a loaded machine to answer the retry; two attempts: the lost one and its retry.
-        let app = try await VaultReliability.app(member, urls: [deployment.server.url], directory: directory, timeout: .seconds(3))
+        let app = try await VaultReliability.app(member, urls: deployment.urls(from: 0), directory: directory, timeout: .seconds(3))
         await deployment.resources.track(app)
         try await app.bootstrap(credentials: member.bootstrap, device: .init(deviceID: "d1", deviceType: "linux", appVersion: "1.0"))
         let session = try #require(try keyStore.loadSession())
