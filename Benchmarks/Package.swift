@@ -39,8 +39,13 @@ let package = Package(
             ],
             path: "Tools/ServiceFloor"
         ),
-        // CPU-time readings and a setup-failure type shared by the benchmarks below.
-        .target(name: "BenchmarkSupport", path: "BenchmarkSupport"),
+        // What the benchmarks below share: CPU-time readings, a setup-failure type, flow and floor run in interleaved
+        // pairs, service instances in child processes and batches of requests against them.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")],
+            path: "BenchmarkSupport"
+        ),
         // glibc's <malloc.h> for the vault host's heap in use (VaultBenchmarks, Linux only).
         .systemLibrary(name: "CMalloc", path: "CMalloc"),
         // The system zlib for TokenStatusListBenchmarks' floor (compress2 called directly).
@@ -60,6 +65,7 @@ let package = Package(
             name: "MDocBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "MDoc", package: "Tessera"),
                 .product(name: "TesseraCBOR", package: "Tessera"),
                 .product(name: "TesseraCOSE", package: "Tessera"),
@@ -77,6 +83,7 @@ let package = Package(
                 .product(name: "TesseraTrustTesting", package: "Tessera"),
                 .product(name: "ProximityTransportTesting", package: "Tessera"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "HolderKit", package: "Tessera"),
                 .product(name: "VerifierKit", package: "Tessera"),
                 .product(name: "ProximityTransport", package: "Tessera"),
@@ -154,6 +161,7 @@ let package = Package(
             name: "SDJWTBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "SDJWT", package: "Tessera"),
                 .product(name: "TesseraJOSE", package: "Tessera"),
                 .product(name: "TesseraCore", package: "Tessera"),
@@ -168,6 +176,7 @@ let package = Package(
             name: "TokenStatusListBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 "CZlibFloor",
                 .product(name: "TokenStatusList", package: "Tessera"),
                 .product(name: "TesseraCOSE", package: "Tessera"),
