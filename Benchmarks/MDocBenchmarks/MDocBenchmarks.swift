@@ -14,8 +14,13 @@
 // reader floor: EDeviceKey import + ECDH + SHA-256(SessionTranscriptBytes) + HKDF ×2 + AES-GCM open of the response +
 //   ECDSA verify ×2 (DS certificate, issuerAuth) + SHA-256 of the six IssuerSignedItemBytes +
 //   SDeviceKey import (from the MSO) + ECDH + HKDF (EMacKey) + HMAC-SHA-256 of DeviceAuthentication.
+// pairs: X / Y: what scripts/bench reports: X and Y run in turns inside one benchmark (BenchmarkSupport's
+//   InterleavedPairs), a block of each per pair, and each pair's ratio recorded, so that both sides of a ratio see the
+//   same machine. The rows above, each alone, remain for package-benchmark's own figures (mallocs, percentiles).
+// TESSERA_BENCH_SHORT=1 runs fewer pairs (CI).
 
 import Benchmark
+import BenchmarkSupport
 import Crypto
 import Foundation
 import MDoc
@@ -54,6 +59,7 @@ private func must<T>(_ label: String, _ body: () throws -> T) -> T {
 }
 
 private let validationTime = Date(timeIntervalSince1970: 1_609_459_200)  // 2021-01-01T00:00:00Z
+private let short = ProcessInfo.processInfo.environment["TESSERA_BENCH_SHORT"] == "1"
 
 let benchmarks: @Sendable () -> Void = {
     // 1,000 operations per sample (figures are per operation): a sample of one left the async flows at the mercy of
@@ -83,22 +89,23 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Holder
 
+    @Sendable func holder() async throws {
+        let establishment = try SessionEstablishment(bytes: establishmentBytes)
+        let session = try SessionEncryption(
+            role: .mdoc, privateKey: .p256(eDeviceKey), peerPublicKey: COSEKey(cbor: establishment.eReaderKey.value),
+            sessionTranscript: transcript)
+        let request = try DeviceRequest(bytes: session.decrypt(establishment.data))
+        let generated = try await DeviceResponseGenerator.generate(
+            request: request, credentials: [credential],
+            selection: DeviceResponseGenerator.selectAll(request: request, credentials: [credential]),
+            sessionTranscript: transcript)
+        blackHole(try SessionData(data: session.encrypt(generated.encoded())).encoded())
+    }
     Benchmark("holder AnnexD", configuration: configuration) { benchmark in
         // Timed inside the task: an async benchmark runs in a Task the harness waits for with a semaphore, and that
         // hand-over between threads is the harness's cost, not the flow's (the synchronous floor never pays it).
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            let establishment = try SessionEstablishment(bytes: establishmentBytes)
-            let session = try SessionEncryption(
-                role: .mdoc, privateKey: .p256(eDeviceKey), peerPublicKey: COSEKey(cbor: establishment.eReaderKey.value),
-                sessionTranscript: transcript)
-            let request = try DeviceRequest(bytes: session.decrypt(establishment.data))
-            let generated = try await DeviceResponseGenerator.generate(
-                request: request, credentials: [credential],
-                selection: DeviceResponseGenerator.selectAll(request: request, credentials: [credential]),
-                sessionTranscript: transcript)
-            blackHole(try SessionData(data: session.encrypt(generated.encoded())).encoded())
-        }
+        for _ in benchmark.scaledIterations { try await holder() }
         benchmark.stopMeasurement()
     }
 
@@ -114,22 +121,23 @@ let benchmarks: @Sendable () -> Void = {
     let sigStructure = COSEToBeSigned.signature1(bodyProtected: Data([0xa1, 0x01, 0x26]), externalAAD: Data(), payload: deviceAuthentication)
     let responsePlaintext = responseBytes
 
+    @Sendable func holderFloor() throws {
+        // The reader's key arrives with the request: imported and checked on the curve every time, as the
+        // reader floor does with EDeviceKey.
+        let readerPublic = try P256.KeyAgreement.PublicKey(x963Representation: eReaderPoint)
+        let shared = try eDeviceKey.sharedSecretFromKeyAgreement(with: readerPublic)
+        let salt = Data(SHA256.hash(data: transcript.taggedBytes))
+        let skReader = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKReader".utf8), outputByteCount: 32)
+        let skDevice = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKDevice".utf8), outputByteCount: 32)
+        let box = try AES.GCM.SealedBox(
+            nonce: AES.GCM.Nonce(data: Data([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
+            ciphertext: requestCiphertext.dropLast(16), tag: requestCiphertext.suffix(16))
+        blackHole(try AES.GCM.open(box, using: skReader))
+        blackHole(try sDeviceKey.signature(for: sigStructure).rawRepresentation)
+        blackHole(try AES.GCM.seal(responsePlaintext, using: skDevice, nonce: AES.GCM.Nonce(data: Data([0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1]))))
+    }
     Benchmark("holder floor", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            // The reader's key arrives with the request: imported and checked on the curve every time, as the
-            // reader floor does with EDeviceKey.
-            let readerPublic = try P256.KeyAgreement.PublicKey(x963Representation: eReaderPoint)
-            let shared = try eDeviceKey.sharedSecretFromKeyAgreement(with: readerPublic)
-            let salt = Data(SHA256.hash(data: transcript.taggedBytes))
-            let skReader = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKReader".utf8), outputByteCount: 32)
-            let skDevice = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKDevice".utf8), outputByteCount: 32)
-            let box = try AES.GCM.SealedBox(
-                nonce: AES.GCM.Nonce(data: Data([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
-                ciphertext: requestCiphertext.dropLast(16), tag: requestCiphertext.suffix(16))
-            blackHole(try AES.GCM.open(box, using: skReader))
-            blackHole(try sDeviceKey.signature(for: sigStructure).rawRepresentation)
-            blackHole(try AES.GCM.seal(responsePlaintext, using: skDevice, nonce: AES.GCM.Nonce(data: Data([0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1]))))
-        }
+        for _ in benchmark.scaledIterations { try holderFloor() }
     }
 
     // MARK: Reader
@@ -138,21 +146,22 @@ let benchmarks: @Sendable () -> Void = {
     let request = must("request") { try DeviceRequest(bytes: bytes("DeviceRequest")) }
     // Steady state: the verifier's DS chain cache holds the Annex D chain after the first iteration. Cold: every
     // presentation parses and validates the chain (what a reader pays for a DS certificate it has not seen).
+    @Sendable func read(with reader: MDocVerifier) async throws {
+        let session = try SessionEncryption(
+            role: .mdocReader, privateKey: readerCOSEKey, peerPublicKey: eDeviceCOSEKey, sessionTranscript: transcript)
+        let sessionData = try SessionData(bytes: sessionDataBytes)
+        let received = try DeviceResponse(bytes: session.decrypt(sessionData.data ?? Data()))
+        let outcome = await reader.verify(
+            received, request: request, sessionTranscript: transcript, at: validationTime, readerEphemeralKey: readerCOSEKey)
+        guard outcome.isValid else { fatalError("MDocBenchmarks: Annex D does not verify: \(outcome.allErrors)") }
+        blackHole(outcome)
+    }
     for (name, reader) in [("reader AnnexD", verifier), ("reader AnnexD (cold: no chain cache)", coldVerifier)] {
         Benchmark(name, configuration: configuration) { benchmark in
             // Timed inside the task: an async benchmark runs in a Task the harness waits for with a semaphore, and
             // that hand-over between threads is the harness's cost, not the flow's (the synchronous floor never pays it).
             benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                let session = try SessionEncryption(
-                    role: .mdocReader, privateKey: readerCOSEKey, peerPublicKey: eDeviceCOSEKey, sessionTranscript: transcript)
-                let sessionData = try SessionData(bytes: sessionDataBytes)
-                let received = try DeviceResponse(bytes: session.decrypt(sessionData.data ?? Data()))
-                let outcome = await reader.verify(
-                    received, request: request, sessionTranscript: transcript, at: validationTime, readerEphemeralKey: readerCOSEKey)
-                guard outcome.isValid else { fatalError("MDocBenchmarks: Annex D does not verify: \(outcome.allErrors)") }
-                blackHole(outcome)
-            }
+            for _ in benchmark.scaledIterations { try await read(with: reader) }
             benchmark.stopMeasurement()
         }
     }
@@ -174,24 +183,45 @@ let benchmarks: @Sendable () -> Void = {
     let macStructure = COSEToBeSigned.mac0(protected: Data([0xa1, 0x01, 0x05]), externalAAD: Data(), payload: macPayload)
     let devicePointForECDH = must("EDeviceKey point") { try P256.KeyAgreement.PublicKey(coseKey: eDeviceCOSEKey).x963Representation }
 
+    @Sendable func readerFloor() throws {
+        let devicePublic = try P256.KeyAgreement.PublicKey(x963Representation: devicePointForECDH)
+        let shared = try eReaderKey.sharedSecretFromKeyAgreement(with: devicePublic)
+        let salt = Data(SHA256.hash(data: transcript.taggedBytes))
+        blackHole(shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKReader".utf8), outputByteCount: 32))
+        let skDevice = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKDevice".utf8), outputByteCount: 32)
+        let box = try AES.GCM.SealedBox(
+            nonce: AES.GCM.Nonce(data: Data([0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1])),
+            ciphertext: sessionCiphertext.dropLast(16), tag: sessionCiphertext.suffix(16))
+        blackHole(try AES.GCM.open(box, using: skDevice))
+        blackHole(iacaCertificate.publicKey.isValidSignature(dsCertificate.signature, for: dsCertificate))
+        blackHole(dsKey.isValidSignature(issuerSignature, for: issuerToBeSigned))
+        for item in items { blackHole(SHA256.hash(data: item)) }
+        let staticDevicePublic = try P256.KeyAgreement.PublicKey(x963Representation: staticDevicePoint)
+        let macShared = try eReaderKey.sharedSecretFromKeyAgreement(with: staticDevicePublic)
+        let emac = macShared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("EMacKey".utf8), outputByteCount: 32)
+        blackHole(HMAC<SHA256>.authenticationCode(for: macStructure, using: emac))
+    }
     Benchmark("reader floor", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let devicePublic = try P256.KeyAgreement.PublicKey(x963Representation: devicePointForECDH)
-            let shared = try eReaderKey.sharedSecretFromKeyAgreement(with: devicePublic)
-            let salt = Data(SHA256.hash(data: transcript.taggedBytes))
-            blackHole(shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKReader".utf8), outputByteCount: 32))
-            let skDevice = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKDevice".utf8), outputByteCount: 32)
-            let box = try AES.GCM.SealedBox(
-                nonce: AES.GCM.Nonce(data: Data([0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1])),
-                ciphertext: sessionCiphertext.dropLast(16), tag: sessionCiphertext.suffix(16))
-            blackHole(try AES.GCM.open(box, using: skDevice))
-            blackHole(iacaCertificate.publicKey.isValidSignature(dsCertificate.signature, for: dsCertificate))
-            blackHole(dsKey.isValidSignature(issuerSignature, for: issuerToBeSigned))
-            for item in items { blackHole(SHA256.hash(data: item)) }
-            let staticDevicePublic = try P256.KeyAgreement.PublicKey(x963Representation: staticDevicePoint)
-            let macShared = try eReaderKey.sharedSecretFromKeyAgreement(with: staticDevicePublic)
-            let emac = macShared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("EMacKey".utf8), outputByteCount: 32)
-            blackHole(HMAC<SHA256>.authenticationCode(for: macStructure, using: emac))
+        for _ in benchmark.scaledIterations { try readerFloor() }
+    }
+
+    // MARK: Pairs (scripts/bench)
+
+    // A block is 100 ms of either side (several hundred operations), short enough that both blocks of a pair see the
+    // same load, long enough to span many scheduler time slices. Wall clock, as the rows above.
+    let block = Duration.milliseconds(100)
+    let pairs = InterleavedPairs(.cost)
+    let pairConfiguration = pairs.configuration(pairs: short ? 21 : 51)
+    Benchmark("pairs: holder AnnexD / holder floor", configuration: pairConfiguration) { benchmark in
+        try await pairs.pair(
+            benchmark, flow: { try await wallNanoseconds(perOperationFor: block) { try await holder() } },
+            floor: { try await wallNanoseconds(perOperationFor: block) { try holderFloor() } })
+    }
+    for (name, reader) in [("reader AnnexD", verifier), ("reader AnnexD cold", coldVerifier)] {
+        Benchmark("pairs: \(name) / reader floor", configuration: pairConfiguration) { benchmark in
+            try await pairs.pair(
+                benchmark, flow: { try await wallNanoseconds(perOperationFor: block) { try await read(with: reader) } },
+                floor: { try await wallNanoseconds(perOperationFor: block) { try readerFloor() } })
         }
     }
 }
