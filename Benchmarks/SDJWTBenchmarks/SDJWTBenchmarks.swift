@@ -7,8 +7,13 @@
 //   exp/iat, typ, vct, KB-JWT ES256 signature, aud, nonce, iat window, sd_hash).
 // floor: ES256 verify of the Issuer-signed JWT + ES256 verify of the KB-JWT + SHA-256 of the 20 Disclosure strings
 //   + SHA-256 of the sd_hash input, on the same bytes.
+// pairs: verify / floor: what scripts/bench reports: the two above in turns inside one benchmark (BenchmarkSupport's
+//   InterleavedPairs), a block of each per pair, each pair's ratio recorded, so that both sides see the same machine.
+// part: …: where the time above the floor goes (diagnostics, by hand: scripts/bench does not run them).
+// TESSERA_BENCH_SHORT=1 runs fewer pairs (CI).
 
 import Benchmark
+import BenchmarkSupport
 import Crypto
 import Foundation
 import SDJWT
@@ -18,6 +23,8 @@ import TesseraJOSE
 private func must<T>(_ label: String, _ body: () throws -> T) -> T {
     do { return try body() } catch { fatalError("SDJWTBenchmarks: \(label): \(error)") }
 }
+
+private let short = ProcessInfo.processInfo.environment["TESSERA_BENCH_SHORT"] == "1"
 
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
@@ -47,17 +54,18 @@ let benchmarks: @Sendable () -> Void = {
         policy: .sdJWTVC(issuerKeySource: .key(issuerKey.verificationKey), expectedAudience: audience, expectedNonce: nonce),
         clock: clock)
 
+    @Sendable func verify() async {
+        let outcome = await verifier.verify(presentation)
+        guard outcome.isValid, outcome.processedClaims.count == 25 else {
+            fatalError("SDJWTBenchmarks: presentation does not verify: \(outcome.errors)")
+        }
+        blackHole(outcome)
+    }
     Benchmark("SDJWT verify 20 claims + KB", configuration: configuration) { benchmark in
         // Timed inside the task: an async benchmark runs in a Task the harness waits for with a semaphore, and that
         // hand-over between threads is the harness's cost, not the flow's (the synchronous floor never pays it).
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            let outcome = await verifier.verify(presentation)
-            guard outcome.isValid, outcome.processedClaims.count == 25 else {
-                fatalError("SDJWTBenchmarks: presentation does not verify: \(outcome.errors)")
-            }
-            blackHole(outcome)
-        }
+        for _ in benchmark.scaledIterations { await verify() }
         benchmark.stopMeasurement()
     }
 
@@ -74,14 +82,23 @@ let benchmarks: @Sendable () -> Void = {
     let disclosureStrings = parsed.disclosures.map { Data($0.encoded.utf8) }
     let sdHashInput = Data(parsed.sdHashInput.utf8)
 
+    @Sendable func cryptoFloor() {
+        guard issuerPublic.isValidSignature(issuerSignature, for: issuerInput),
+            holderPublic.isValidSignature(kbSignature, for: kbInput)
+        else { fatalError("SDJWTBenchmarks: floor signatures do not verify") }
+        for disclosure in disclosureStrings { blackHole(SHA256.hash(data: disclosure)) }
+        blackHole(SHA256.hash(data: sdHashInput))
+    }
     Benchmark("floor", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            guard issuerPublic.isValidSignature(issuerSignature, for: issuerInput),
-                holderPublic.isValidSignature(kbSignature, for: kbInput)
-            else { fatalError("SDJWTBenchmarks: floor signatures do not verify") }
-            for disclosure in disclosureStrings { blackHole(SHA256.hash(data: disclosure)) }
-            blackHole(SHA256.hash(data: sdHashInput))
-        }
+        for _ in benchmark.scaledIterations { cryptoFloor() }
+    }
+
+    // A block is 100 ms of either side (about a thousand operations): both blocks of a pair see the same load.
+    let pairs = InterleavedPairs(.cost)
+    Benchmark("pairs: verify 20 claims + KB / floor", configuration: pairs.configuration(pairs: short ? 21 : 51)) { benchmark in
+        try await pairs.pair(
+            benchmark, flow: { await wallNanoseconds(perOperationFor: .milliseconds(100)) { await verify() } },
+            floor: { await wallNanoseconds(perOperationFor: .milliseconds(100)) { cryptoFloor() } })
     }
 
     // Where the time above the floor goes (diagnostics, not goals).
