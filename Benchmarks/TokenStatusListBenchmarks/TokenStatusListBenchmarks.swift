@@ -9,9 +9,13 @@
 //   (COSE_Sign1, typ and kid headers, claims map).
 // floor: the same compress2 at level 9 on the same bytes, called directly (zlib 10k, zlib 1M), and one ES256
 //   signature over the 1M JWT's signing input (ES256 sign). The ratio of a flow is its time over (zlib + sign).
+// pairs: re-issue X / zlib + ES256 sign: what scripts/bench reports: a re-issue and its floor (compress2 of the same
+//   bytes, then one ES256 signature) in turns inside one benchmark (BenchmarkSupport's InterleavedPairs), a block of
+//   each per pair, each pair's ratio recorded, so that both sides see the same machine.
 // TESSERA_BENCH_SHORT=1 measures for less time (CI).
 
 import Benchmark
+import BenchmarkSupport
 import CZlibFloor
 import Crypto
 import Foundation
@@ -54,7 +58,7 @@ let benchmarks: @Sendable () -> Void = {
     let revoked10k = (0..<100).map { _ in Int.random(in: 0..<10_000, using: &generator) }
     let revoked1M = (0..<10_000).map { _ in Int.random(in: 0..<1_000_000, using: &generator) }
 
-    func reissueJWT(_ count: Int, _ revoked: [Int]) throws -> String {
+    @Sendable func reissueJWT(_ count: Int, _ revoked: [Int]) throws -> String {
         let list = try StatusList(bits: 1, count: count, setting: revoked)
         return try StatusListToken.issue(
             list, subject: subject, issuedAt: now, expiresAt: now.addingTimeInterval(86_400), timeToLive: 3600,
@@ -68,15 +72,15 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("re-issue JWT 1M", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try reissueJWT(1_000_000, revoked1M)) }
     }
+    @Sendable func reissueCWT() throws -> Data {
+        let list = try StatusList(bits: 1, count: 1_000_000, setting: revoked1M)
+        return try StatusListCWT.issue(
+            list, subject: subject, issuedAt: now, expiresAt: now.addingTimeInterval(86_400), timeToLive: 3600,
+            key: coseKey, keyID: Data("wp-status-1".utf8)
+        ).bytes
+    }
     Benchmark("re-issue CWT 1M", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let list = try StatusList(bits: 1, count: 1_000_000, setting: revoked1M)
-            blackHole(
-                try StatusListCWT.issue(
-                    list, subject: subject, issuedAt: now, expiresAt: now.addingTimeInterval(86_400), timeToLive: 3600,
-                    key: coseKey, keyID: Data("wp-status-1".utf8)
-                ).bytes)
-        }
+        for _ in benchmark.scaledIterations { blackHole(try reissueCWT()) }
     }
 
     // The floor's inputs: the same uncompressed bytes, and the 1M token's signing input.
@@ -93,5 +97,28 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("floor: ES256 sign", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try p256.signature(for: signingInput)) }
+    }
+
+    // Blocks of 100 ms of either side (two 1M re-issues, or some thousand 10k ones): both blocks of a pair see the
+    // same load.
+    let pairs = InterleavedPairs(.cost)
+    let pairConfiguration = pairs.configuration(pairs: short ? 11 : 31)
+    let block = Duration.milliseconds(100)
+    let rows: [(name: String, bytes: [UInt8], flow: @Sendable () throws -> Void)] = [
+        ("re-issue JWT 10k", bytes10k, { blackHole(try reissueJWT(10_000, revoked10k)) }),
+        ("re-issue JWT 1M", bytes1M, { blackHole(try reissueJWT(1_000_000, revoked1M)) }),
+        ("re-issue CWT 1M", bytes1M, { blackHole(try reissueCWT()) }),
+    ]
+    for row in rows {
+        Benchmark("pairs: \(row.name) / zlib + ES256 sign", configuration: pairConfiguration) { benchmark in
+            try await pairs.pair(
+                benchmark, flow: { try await wallNanoseconds(perOperationFor: block) { try row.flow() } },
+                floor: {
+                    try await wallNanoseconds(perOperationFor: block) {
+                        blackHole(zlibCompress(row.bytes))
+                        blackHole(try p256.signature(for: signingInput))
+                    }
+                })
+        }
     }
 }
