@@ -13,9 +13,14 @@
 //   average connection-event wait per message direction (half the 7.5 ms interval each: a message handed to an
 //   idle link waits for the next connection event, Bluetooth Core Vol 6 Part B §4.5.1). Its counters print the
 //   bytes on air per presentation and the chunk overhead.
-// The floor of a presentation is the crypto floor plus that (scripts/bench adds the two p50s).
+// The floor of a presentation is the crypto floor plus that.
+// pairs: presentation MTU n / air time + crypto: what scripts/bench reports: presentations and their floor (the air
+//   time slept, then the crypto floor once, per presentation) in turns inside one benchmark (BenchmarkSupport's
+//   InterleavedPairs), a block of each per pair, each pair's ratio recorded, so that both sides see the same machine.
+// TESSERA_BENCH_SHORT=1 runs fewer pairs (CI).
 
 import Benchmark
+import BenchmarkSupport
 import Crypto
 import Foundation
 import HolderKit
@@ -107,6 +112,23 @@ private func realisticBLE(attMTU: Int) -> SimulatedAirConfiguration {
     SimulatedAirConfiguration(attMTU: attMTU, throughput: bleThroughput, connectionInterval: bleConnectionInterval)
 }
 
+private let short = ProcessInfo.processInfo.environment["TESSERA_BENCH_SHORT"] == "1"
+
+/// The radio's share of a presentation's floor: its bytes on air (request and response, chunked for `attMTU`) at
+/// 2 Mbit/s, plus one average connection-event wait per direction (half an interval each). Returns the bytes too.
+private func airFloor(_ setup: Setup, attMTU: Int) async -> (bytesOnAir: Int, sample: VerifiedResponse, time: Duration) {
+    let sample = await present(setup, air: SimulatedAirConfiguration(attMTU: attMTU))
+    let onAir = must("bytes on air") {
+        try TransportStatistics.bytesOnAir(messageLength: sample.requestBytes, attMTU: attMTU)
+            + TransportStatistics.bytesOnAir(messageLength: sample.responseBytes, attMTU: attMTU)
+    }
+    let airNanoseconds = Int64(onAir) * 8 * 1_000_000_000 / Int64(bleThroughput)
+    let interval = bleConnectionInterval.components
+    let intervalNanoseconds = interval.seconds * 1_000_000_000 + interval.attoseconds / 1_000_000_000
+    let waitNanoseconds = 2 * intervalNanoseconds / 2  // two directions, half an interval each
+    return (onAir, sample, .nanoseconds(airNanoseconds + waitNanoseconds))
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 2,
@@ -127,51 +149,77 @@ let benchmarks: @Sendable () -> Void = {
                 metrics: [.wallClock, .custom("bytes on air"), .custom("chunk overhead bytes")], timeUnits: .microseconds,
                 warmupIterations: 1, maxDuration: .seconds(5), maxIterations: 50)
         ) { benchmark in
-            let sample = await present(setup, air: SimulatedAirConfiguration(attMTU: attMTU))
-            let onAir = must("bytes on air") {
-                try TransportStatistics.bytesOnAir(messageLength: sample.requestBytes, attMTU: attMTU)
-                    + TransportStatistics.bytesOnAir(messageLength: sample.responseBytes, attMTU: attMTU)
-            }
-            benchmark.measurement(.custom("bytes on air"), onAir)
-            benchmark.measurement(.custom("chunk overhead bytes"), onAir - sample.requestBytes - sample.responseBytes)
-            let airNanoseconds = Int64(onAir) * 8 * 1_000_000_000 / Int64(bleThroughput)
-            let interval = bleConnectionInterval.components
-            let intervalNanoseconds = interval.seconds * 1_000_000_000 + interval.attoseconds / 1_000_000_000
-            let waitNanoseconds = 2 * intervalNanoseconds / 2  // two directions, half an interval each
+            let air = await airFloor(setup, attMTU: attMTU)
+            benchmark.measurement(.custom("bytes on air"), air.bytesOnAir)
+            benchmark.measurement(.custom("chunk overhead bytes"), air.bytesOnAir - air.sample.requestBytes - air.sample.responseBytes)
             for _ in benchmark.scaledIterations {
                 // bytes on air ÷ 2 Mbit/s + two average connection-event waits, as the floor defines it.
-                try? await Task.sleep(for: .nanoseconds(airNanoseconds + waitNanoseconds))
+                try? await Task.sleep(for: air.time)
             }
         }
     }
 
+    let crypto = CryptoFloor()
     Benchmark("floor: crypto", configuration: .init(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 10, maxDuration: .seconds(5), maxIterations: 2_000)) { benchmark in
-        let holderKey = P256.KeyAgreement.PrivateKey()
-        let readerKey = P256.KeyAgreement.PrivateKey()
-        let transcript = Data(repeating: 0x5a, count: 160)
-        let requestPlain = Data(repeating: 1, count: 180)
-        let responsePlain = Data(repeating: 2, count: 5_400)
-        let deviceKey = P256.Signing.PrivateKey()
-        let issuerKey = P256.Signing.PrivateKey()
-        let mso = Data(repeating: 3, count: 700)
-        let msoSignature = must("sign") { try issuerKey.signature(for: mso) }
-        let tbs = Data(repeating: 4, count: 400)
-        let tbsSignature = must("sign") { try issuerKey.signature(for: tbs) }
-        let items = (0..<6).map { Data(repeating: UInt8($0), count: $0 == 5 ? 4_060 : 60) }
-        for _ in benchmark.scaledIterations {
-            for (mine, theirs) in [(holderKey, readerKey.publicKey), (readerKey, holderKey.publicKey)] {
-                let secret = must("ecdh") { try mine.sharedSecretFromKeyAgreement(with: theirs) }
-                let salt = Data(SHA256.hash(data: transcript))
-                let skA = secret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKReader".utf8), outputByteCount: 32)
-                let skB = secret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKDevice".utf8), outputByteCount: 32)
-                blackHole(must("gcm") { try AES.GCM.open(AES.GCM.seal(requestPlain, using: skA), using: skA) })
-                blackHole(must("gcm") { try AES.GCM.open(AES.GCM.seal(responsePlain, using: skB), using: skB) })
-            }
-            let deviceSignature = must("sign") { try deviceKey.signature(for: tbs) }
-            blackHole(deviceKey.publicKey.isValidSignature(deviceSignature, for: tbs))
-            blackHole(issuerKey.publicKey.isValidSignature(msoSignature, for: mso))
-            blackHole(issuerKey.publicKey.isValidSignature(tbsSignature, for: tbs))
-            for item in items { blackHole(SHA256.hash(data: item)) }
+        for _ in benchmark.scaledIterations { crypto.run() }
+    }
+
+    // Blocks of 100 ms (three presentations of some 35 ms each); the floor's block sleeps each presentation's air
+    // time, then runs the crypto floor once, as many times.
+    let pairs = InterleavedPairs(.cost)
+    let block = Duration.milliseconds(100)
+    for attMTU in [185, 517] {
+        Benchmark("pairs: presentation MTU \(attMTU) / air time + crypto", configuration: pairs.configuration(pairs: short ? 15 : 41)) {
+            benchmark in
+            let air = await airFloor(setup, attMTU: attMTU).time
+            try await pairs.pair(
+                benchmark,
+                flow: { await wallNanoseconds(perOperationFor: block) { blackHole(await present(setup, air: realisticBLE(attMTU: attMTU))) } },
+                floor: {
+                    await wallNanoseconds(perOperationFor: block) {
+                        try? await Task.sleep(for: air)
+                        crypto.run()
+                    }
+                })
         }
+    }
+}
+
+/// The primitive operations of one presentation on the same sizes (see the file's header), keys made once.
+private struct CryptoFloor: Sendable {
+    let holderKey = P256.KeyAgreement.PrivateKey()
+    let readerKey = P256.KeyAgreement.PrivateKey()
+    let transcript = Data(repeating: 0x5a, count: 160)
+    let requestPlain = Data(repeating: 1, count: 180)
+    let responsePlain = Data(repeating: 2, count: 5_400)
+    let deviceKey = P256.Signing.PrivateKey()
+    let issuerKey: P256.Signing.PrivateKey
+    let mso: Data
+    let msoSignature: P256.Signing.ECDSASignature
+    let tbs: Data
+    let tbsSignature: P256.Signing.ECDSASignature
+    let items = (0..<6).map { Data(repeating: UInt8($0), count: $0 == 5 ? 4_060 : 60) }
+
+    init() {
+        let (issuerKey, mso, tbs) = (P256.Signing.PrivateKey(), Data(repeating: 3, count: 700), Data(repeating: 4, count: 400))
+        (self.issuerKey, self.mso, self.tbs) = (issuerKey, mso, tbs)
+        msoSignature = must("sign") { try issuerKey.signature(for: mso) }
+        tbsSignature = must("sign") { try issuerKey.signature(for: tbs) }
+    }
+
+    func run() {
+        for (mine, theirs) in [(holderKey, readerKey.publicKey), (readerKey, holderKey.publicKey)] {
+            let secret = must("ecdh") { try mine.sharedSecretFromKeyAgreement(with: theirs) }
+            let salt = Data(SHA256.hash(data: transcript))
+            let skA = secret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKReader".utf8), outputByteCount: 32)
+            let skB = secret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("SKDevice".utf8), outputByteCount: 32)
+            blackHole(must("gcm") { try AES.GCM.open(AES.GCM.seal(requestPlain, using: skA), using: skA) })
+            blackHole(must("gcm") { try AES.GCM.open(AES.GCM.seal(responsePlain, using: skB), using: skB) })
+        }
+        let deviceSignature = must("sign") { try deviceKey.signature(for: tbs) }
+        blackHole(deviceKey.publicKey.isValidSignature(deviceSignature, for: tbs))
+        blackHole(issuerKey.publicKey.isValidSignature(msoSignature, for: mso))
+        blackHole(issuerKey.publicKey.isValidSignature(tbsSignature, for: tbs))
+        for item in items { blackHole(SHA256.hash(data: item)) }
     }
 }
