@@ -1,5 +1,6 @@
-// The verifier deployments the benchmarks drive (service instances in child processes, SQLite or one PostgreSQL),
-// and the wallet side that prepares encrypted responses for them.
+// The verifier deployments the benchmarks drive (service instances in child processes, SQLite or one PostgreSQL;
+// two PostgreSQL deployments, of one and two instances, can run side by side on the same database), and the wallet
+// side that prepares encrypted responses for them.
 
 import BenchmarkSupport
 import Crypto
@@ -37,28 +38,34 @@ struct PreparedResponse: Sendable {
     let body: Data
 }
 
-/// The running deployment and the wallet, made once per deployment in `setup`.
+/// The running deployments and the wallet, made in `setup`.
 actor World {
     static let shared = World()
 
-    private var running: (deployment: Deployment, services: [ServiceProcess])?
+    private var running: [Deployment: [ServiceProcess]] = [:]
     private var scratch: URL?
     private var http: AsyncHTTPClientTransport?
     private var walletConfig: WalletConfiguration?
     private var credentials: [WalletCredential] = []
     private var issuerRoot: String?
 
-    /// Starts `deployment` (stopping the previous one).
-    func start(_ deployment: Deployment) async throws {
-        if running?.deployment == deployment { return }
-        stop()
+    /// Starts `deployments` (stopping any other that runs), one after the other.
+    func start(_ deployments: [Deployment]) async throws {
+        for (deployment, services) in running where !deployments.contains(deployment) {
+            services.forEach { $0.stop() }
+            running[deployment] = nil
+        }
+        for deployment in deployments where running[deployment] == nil { try start(deployment) }
+    }
+
+    private func start(_ deployment: Deployment) throws {
         if deployment.database.isFloor {
             let scratch = try makeScratchWithIssuer()
             let floor = try ServiceProcess(
                 executable: ServiceProcess.floorBinary,
                 arguments: [scratch.appendingPathComponent("floor.sqlite").path] + (deployment.database == .floorOnFluent ? ["--fluent"] : []),
                 environment: [:], core: deployment.pinned ? 0 : nil)
-            running = (deployment, [floor])
+            running[deployment] = [floor]
             if http == nil { http = AsyncHTTPClientTransport() }
             return
         }
@@ -79,11 +86,11 @@ actor World {
         for index in 0..<deployment.instances {
             // Started one after the other: the first creates the client identity in `home`, the others load it.
             services.append(
-                try ServiceProcess(
+                try ServiceProcess.verifier(
                     home: home, trust: issuerRoot ?? "", database: databaseURL, baseURL: services.first?.url,
-                    core: deployment.pinned ? index % max(1, ProcessInfo.processInfo.activeProcessorCount) : nil))
+                    core: deployment.pinned ? ServiceProcess.core(for: index) : nil))
         }
-        running = (deployment, services)
+        running[deployment] = services
         let rootPEM = try String(contentsOf: home.appendingPathComponent("verifier/root.pem"), encoding: .utf8)
         let transport = http ?? AsyncHTTPClientTransport()
         http = transport
@@ -92,26 +99,28 @@ actor World {
     }
 
     func stop() {
-        running?.services.forEach { $0.stop() }
-        running = nil
+        running.values.forEach { $0.forEach { $0.stop() } }
+        running = [:]
     }
 
-    /// Per-thread CPU time so far of every instance, in nanoseconds (`ServiceProcess.threadCPUNanoseconds`).
-    func serviceCPU() -> [[String: Int]] { running?.services.map(\.threadCPUNanoseconds) ?? [] }
-
-    /// The service CPU time between two `serviceCPU()` readings, in nanoseconds: each thread's growth, a thread
-    /// that started in between counted from zero.
-    static func cpuNanoseconds(from before: [[String: Int]], to after: [[String: Int]]) -> Int {
-        zip(before, after).reduce(0) { total, instance in
-            instance.1.reduce(total) { sum, thread in sum + max(0, thread.value - (instance.0[thread.key] ?? 0)) }
+    /// `count` responses prepared for `deployment` (not measured), then posted from `inFlight` clients (measured).
+    func batch(_ count: Int, inFlight: Int, on deployment: Deployment) async throws -> BatchCost {
+        guard let services = running[deployment], let http else { throw BenchmarkFailure("\(deployment) is not running") }
+        let prepared = deployment.database.isFloor ? try prepareFloor(count, on: services) : try await prepare(count, on: services)
+        return try await measureBatch(count, lanes: inFlight, on: services) { index in
+            let answer = try await http.send(HTTPRequest(
+                method: .post, url: prepared[index].url,
+                headers: [("Content-Type", "application/x-www-form-urlencoded")], body: prepared[index].body))
+            guard answer.status == 200 else {
+                throw BenchmarkFailure("response refused: \(String(decoding: answer.body, as: UTF8.self))")
+            }
         }
     }
 
     /// `count` transactions started on the first instance, each with its encrypted response, spread round-robin over
     /// the instances as a load balancer in front of them would.
-    func prepare(_ count: Int) async throws -> [PreparedResponse] {
-        guard let running, let http, let walletConfig, let first = running.services.first,
-            let createURL = URL(string: first.url + "/api/transactions")
+    private func prepare(_ count: Int, on services: [ServiceProcess]) async throws -> [PreparedResponse] {
+        guard let http, let walletConfig, let first = services.first, let createURL = URL(string: first.url + "/api/transactions")
         else { throw BenchmarkFailure("no deployment running") }
         var prepared: [PreparedResponse] = []
         prepared.reserveCapacity(count)
@@ -129,7 +138,7 @@ actor World {
             guard let encryption = request.destination.encryption, var target = URLComponents(string: request.destination.uri) else {
                 throw BenchmarkFailure("the request asks for no encrypted response")
             }
-            target.port = running.services[index % running.services.count].port
+            target.port = services[index % services.count].port
             guard let url = target.url else { throw BenchmarkFailure("bad response URI \(request.destination.uri)") }
             let jwe = try CompactJWE.encrypt(
                 response.parameters.serialized(), to: encryption.key, enc: encryption.enc, kid: encryption.key.kid,
@@ -142,12 +151,10 @@ actor World {
     }
 
     /// `count` posts for the service floor: its 4,096 states in turn, each with a form body of a real response's size.
-    func prepareFloor(_ count: Int) throws -> [PreparedResponse] {
+    private func prepareFloor(_ count: Int, on services: [ServiceProcess]) throws -> [PreparedResponse] {
         defer { floorNext += count }
         let bodySize = responseBodySize ?? 2_048
-        guard let floor = running?.services.first, running?.deployment.database.isFloor == true else {
-            throw BenchmarkFailure("the service floor is not running")
-        }
+        guard let floor = services.first else { throw BenchmarkFailure("the service floor is not running") }
         let body = Data(("response=" + String(repeating: "A", count: max(0, bodySize - 9))).utf8)
         return try (0..<count).map { index in
             guard let url = URL(string: floor.url + "/response/s\((floorNext + index) % 4096)") else { throw BenchmarkFailure("bad floor URL") }
@@ -158,26 +165,6 @@ actor World {
     private var floorNext = 0
     /// The size of the last real response prepared (the floor posts bodies of that size).
     private var responseBodySize: Int?
-
-    /// Posts every prepared response from `concurrency` clients; each must be accepted.
-    func post(_ items: [PreparedResponse], concurrency: Int) async throws {
-        guard let http else { throw BenchmarkFailure("no HTTP client") }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for lane in 0..<concurrency {
-                group.addTask {
-                    for index in stride(from: lane, to: items.count, by: concurrency) {
-                        let answer = try await http.send(HTTPRequest(
-                            method: .post, url: items[index].url,
-                            headers: [("Content-Type", "application/x-www-form-urlencoded")], body: items[index].body))
-                        guard answer.status == 200 else {
-                            throw BenchmarkFailure("response refused: \(String(decoding: answer.body, as: UTF8.self))")
-                        }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-    }
 
     /// A scratch directory holding the PID issuer's root (the services' --trust), and the wallet's PID signed by it.
     private func makeScratchWithIssuer() throws -> URL {
@@ -202,5 +189,17 @@ actor World {
         issuerRoot = rootPath.path
         scratch = directory
         return directory
+    }
+}
+
+extension ServiceProcess {
+    /// `tessera verifier serve` with `home` as TESSERA_HOME (its client identity lives there, shared by every
+    /// instance started with the same home), waiting for its "bound" line.
+    static func verifier(home: URL, trust: String, database: String, baseURL: String?, core: Int?) throws -> ServiceProcess {
+        var arguments = [
+            "verifier", "serve", "--port", "0", "--trust", trust, "--database", database, "--lifetime", "3600", "--auto-migrate",
+        ]
+        if let baseURL { arguments += ["--base-url", baseURL] }
+        return try ServiceProcess(executable: binary, arguments: arguments, environment: ["TESSERA_HOME": home.path], core: core)
     }
 }

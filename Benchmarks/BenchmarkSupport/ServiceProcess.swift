@@ -1,45 +1,38 @@
-// One `tessera verifier serve` child process: the service measured apart from the load generator (this process),
-// optionally pinned to one core with taskset so that "one instance" is one core's worth of machine.
+// One service instance in a child process (`tessera verifier serve`, `tessera provider serve`, `tessera ledger
+// serve`, or a floor server): the service measured apart from the load generator (the benchmark process), optionally
+// pinned to one core with taskset so that "one instance" is one core's worth of machine.
 
-import BenchmarkSupport
 import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A service instance in its own process (`tessera verifier serve`, or the service floor).
-final class ServiceProcess: @unchecked Sendable {
-    let process: Process
+/// A service instance in its own process.
+public final class ServiceProcess: @unchecked Sendable {
+    public let process: Process
     /// Where it listens (`http://127.0.0.1:PORT`).
-    let url: String
-    let port: Int
+    public let url: String
+    public let port: Int
 
-    /// The release `tessera` the benchmark drives: $TESSERA_BENCH_BIN, else the one `scripts/bench` builds in
+    /// The release `tessera` the benchmarks drive: $TESSERA_BENCH_BIN, else the one `scripts/bench` builds in
     /// Benchmarks/.build/release.
-    static var binary: String {
+    public static var binary: String {
         if let path = ProcessInfo.processInfo.environment["TESSERA_BENCH_BIN"], !path.isEmpty { return path }
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(".build/release/tessera").path
     }
 
     /// The release ServiceFloor beside it (built by `scripts/bench`).
-    static var floorBinary: String {
+    public static var floorBinary: String {
         URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("ServiceFloor").path
     }
 
-    /// Starts `tessera verifier serve` with `home` as TESSERA_HOME (its client identity lives there, shared by every
-    /// instance started with the same home) and waits for its "bound" line.
-    convenience init(home: URL, trust: String, database: String, baseURL: String?, core: Int?) throws {
-        var arguments = [
-            "verifier", "serve", "--port", "0", "--trust", trust, "--database", database, "--lifetime", "3600", "--auto-migrate",
-        ]
-        if let baseURL { arguments += ["--base-url", baseURL] }
-        try self.init(executable: Self.binary, arguments: arguments, environment: ["TESSERA_HOME": home.path], core: core)
-    }
-
-    /// Starts `executable` (pinned to `core` with taskset when given) and waits for its "bound URL" line.
-    init(executable: String, arguments: [String], environment extra: [String: String], core: Int?) throws {
+    /// Starts `executable` (pinned to `core` with taskset when given) and waits for the first line that starts with
+    /// `ready` and ends with the URL it listens on: "bound http://127.0.0.1:PORT" for the verifier and the floor
+    /// (whose "listening on" line prints the base URL, which with --base-url is another instance's), "listening on
+    /// http://127.0.0.1:PORT" for the services started without --base-url.
+    public init(executable: String, arguments: [String], environment extra: [String: String], core: Int?, ready: String = "bound ") throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw BenchmarkFailure("no release build at \(executable): run scripts/bench, or set TESSERA_BENCH_BIN")
         }
@@ -62,8 +55,6 @@ final class ServiceProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // "bound http://127.0.0.1:PORT": the address this instance listens on (its "listening on" line prints the
-        // base URL, which with --base-url is the load balancer's, here the first instance's).
         var buffer = Data()
         var listening: String?
         let deadline = Date().addingTimeInterval(60)
@@ -71,8 +62,9 @@ final class ServiceProcess: @unchecked Sendable {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             buffer.append(chunk)
-            for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") where line.hasPrefix("bound ") {
+            for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") where line.hasPrefix(ready) {
                 listening = String(line.split(separator: " ").last ?? "")
+                break
             }
         }
         guard let listening, let port = URLComponents(string: listening)?.port else {
@@ -87,7 +79,7 @@ final class ServiceProcess: @unchecked Sendable {
     /// field). /proc/PID/stat counts in clock ticks (10 ms), which over one batch of responses is a step of tens of
     /// microseconds per response; schedstat counts nanoseconds. Kept per thread so a thread that exits or starts
     /// during a batch (dispatch's workers come and go) does not carry its whole lifetime into the difference.
-    var threadCPUNanoseconds: [String: Int] {
+    public var threadCPUNanoseconds: [String: Int] {
         let tasks = "/proc/\(process.processIdentifier)/task"
         guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return [:] }
         var times: [String: Int] = [:]
@@ -100,8 +92,26 @@ final class ServiceProcess: @unchecked Sendable {
         return times
     }
 
-    func stop() {
+    public func stop() {
         process.terminate()
         process.waitUntilExit()
+    }
+
+    /// The core instance `index` of a deployment is pinned to: one each, round the machine's cores.
+    public static func core(for index: Int) -> Int { index % max(1, ProcessInfo.processInfo.activeProcessorCount) }
+}
+
+/// Per-thread CPU readings of a set of instances (`ServiceProcess.threadCPUNanoseconds`), to be subtracted.
+public struct ServiceCPUReading: Sendable {
+    let threads: [[String: Int]]
+
+    public init(_ services: [ServiceProcess]) { threads = services.map(\.threadCPUNanoseconds) }
+
+    /// The CPU time the instances used since `earlier`, in nanoseconds: each thread's growth, a thread that started
+    /// in between counted from zero.
+    public func nanoseconds(since earlier: ServiceCPUReading) -> Int {
+        zip(earlier.threads, threads).reduce(0) { total, instance in
+            instance.1.reduce(total) { sum, thread in sum + max(0, thread.value - (instance.0[thread.key] ?? 0)) }
+        }
     }
 }
