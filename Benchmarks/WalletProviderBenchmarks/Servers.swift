@@ -172,11 +172,11 @@ actor World {
         // Both paths answer a WIA with x5c and client_status; a request whose nonce was consumed is refused.
         let first = try await device.prepare()
         let wia = try await provider.server.benchmarkWalletInstanceAttestation(assertion: first)
-        try WIADevice.check(wia)
+        try WIAKey.check(wia)
         let replayed = try? await provider.server.benchmarkWalletInstanceAttestation(assertion: first)
         guard replayed == nil else { throw BenchmarkFailure("a replayed wia-request+jwt was accepted") }
         let second = try await device.prepare()
-        try WIADevice.check(try await device.post(second, client: client))
+        try WIAKey.check(try await device.post(second, client: client))
     }
 
     /// The signature floor of the running device's issuance, made once.

@@ -31,23 +31,25 @@ final class SteppedClock: TesseraClock {
     func step() { instant.withLock { $0 = $0.addingTimeInterval(0.01) } }
 }
 
-/// A device registered with the test attestation authorities that builds 1.5 `wia-request+jwt` as the tests'
-/// AttestationDevice (and the 1.5 text) does: `iss` = the cnf key's thumbprint, `client_data` =
-/// `{"nonce", "jwk_thumbprint"}`, iOS with its App Attest assertion split into `hardware_signature` (the DER
-/// signature) and `integrity_assertion` (the authenticator data), Android with a DER ECDSA signature over
-/// `client_data` and an integrity token whose `requestHash` is its SHA-256.
-final class WIADevice: Sendable {
+/// The device side of a Wallet Instance: a hardware key attested by the test attestation authorities, that builds
+/// 1.5 `wia-request+jwt` as the tests' AttestationDevice (and the 1.5 text) does: `iss` = the cnf key's thumbprint,
+/// `client_data` = `{"nonce", "jwk_thumbprint"}`, iOS with its App Attest assertion split into `hardware_signature`
+/// (the DER signature) and `integrity_assertion` (the authenticator data), Android with a DER ECDSA signature over
+/// `client_data` and an integrity token whose `requestHash` is its SHA-256. Whatever provider it registers with, in
+/// this process or in another.
+final class WIAKey: Sendable {
     enum Platform: String, Sendable { case ios, android }
     static let application = AndroidApplication(
         packageName: "org.tessera.wallet.bench", signingCertificateDigests: [Data(SHA256.hash(data: Data("bench signer".utf8)))])
     static let appleApp = AppAttestAppID(teamID: "TESSERA001", bundleID: "org.tessera.wallet.bench")
 
     let platform: Platform
-    let provider: Provider
     let authority: AndroidTestAttestationAuthority
+    /// When the key was attested (and the integrity signer's certificate issued, valid an hour around it).
     let now: Date
-    let clock: SteppedClock
-    /// The registered hardware key (App Attest key / Android Keystore key).
+    /// The device's clock: its requests' `iat` and its integrity tokens' timestamp.
+    let clock: any TesseraClock
+    /// The hardware key (App Attest key / Android Keystore key).
     let key: P256.Signing.PrivateKey
     let hardwareKeyTag: String
     /// Android: the integrity token signer (valid an hour around `now`).
@@ -55,21 +57,19 @@ final class WIADevice: Sendable {
     private let counter = Mutex<UInt32>(0)
 
     private init(
-        platform: Platform, provider: Provider, authority: AndroidTestAttestationAuthority, now: Date, clock: SteppedClock,
-        key: P256.Signing.PrivateKey, hardwareKeyTag: String
+        platform: Platform, authority: AndroidTestAttestationAuthority, now: Date, clock: any TesseraClock, key: P256.Signing.PrivateKey,
+        hardwareKeyTag: String
     ) throws {
-        (self.platform, self.provider, self.authority, self.now, self.clock) = (platform, provider, authority, now, clock)
+        (self.platform, self.authority, self.now, self.clock) = (platform, authority, now, clock)
         (self.key, self.hardwareKeyTag) = (key, hardwareKeyTag)
         integritySigner = try authority.integritySigner(at: now)
     }
 
-    /// Registers a fresh hardware key through the provider's registration path (challenge seeded as an issued
-    /// nonce, key attestation by the test authority).
-    static func register(
-        _ platform: Platform, at provider: Provider, authority: AndroidTestAttestationAuthority, now: Date, clock: SteppedClock
-    ) async throws -> WIADevice {
-        let challenge = Base64URL.encode(SystemRandomSource().bytes(32))
-        try await provider.server.benchmarkSeedChallenge(challenge)
+    /// A fresh hardware key and the body of its registration (`POST /wallet-instance`) for `challenge`, a nonce the
+    /// provider issued: the key attested by the test authority (App Attest or Android key attestation).
+    static func attested(
+        _ platform: Platform, authority: AndroidTestAttestationAuthority, now: Date, clock: any TesseraClock, challenge: String
+    ) throws -> (key: WIAKey, registration: JSONObject) {
         let key = P256.Signing.PrivateKey()
         let attestation: String, tag: String
         switch platform {
@@ -87,18 +87,7 @@ final class WIADevice: Sendable {
         let body: JSONObject = [
             "challenge": .string(challenge), "key_attestation": .string(attestation), "hardware_key_tag": .string(tag),
         ]
-        try await provider.server.benchmarkRegister(body: body.serialized(), accountID: provider.accountID)
-        return try WIADevice(
-            platform: platform, provider: provider, authority: authority, now: now, clock: clock, key: key, hardwareKeyTag: tag)
-    }
-
-    /// Setup of one iteration: the clock 10 ms on, a nonce stored as `GET /nonce` stores it, and a request for it
-    /// bound to a fresh cnf key (its `iat` the start instant: valid for the hour after it).
-    func prepare() async throws -> String {
-        clock.step()
-        let nonce = Base64URL.encode(SystemRandomSource().bytes(32))
-        try await provider.server.benchmarkSeedChallenge(nonce)
-        return try request(nonce: nonce).jwt
+        return (try WIAKey(platform: platform, authority: authority, now: now, clock: clock, key: key, hardwareKeyTag: tag), body)
     }
 
     /// A `wia-request+jwt` for `nonce`, and what the floor needs of it: the cnf key, the bytes the hardware key
@@ -125,7 +114,7 @@ final class WIADevice: Sendable {
             integrity = try integrityToken(over: clientData)
             signedMessage = clientData
         }
-        let iat = Int64(now.timeIntervalSince1970)
+        let iat = Int64(clock.now().timeIntervalSince1970)
         let claims: JSONObject = [
             "iss": .string(thumbprint), "nonce": .string(nonce), "hardware_key_tag": .string(hardwareKeyTag),
             "cnf": ["jwk": .object(jwk.with(kid: thumbprint).jsonObject)],
@@ -146,7 +135,7 @@ final class WIADevice: Sendable {
         let payload: JSONObject = [
             "requestDetails": [
                 "requestPackageName": .string(package), "requestHash": .string(hash),
-                "timestampMillis": .string(String(Int64(now.timeIntervalSince1970 * 1000))),
+                "timestampMillis": .string(String(Int64(clock.now().timeIntervalSince1970 * 1000))),
             ],
             "appIntegrity": ["appRecognitionVerdict": "PLAY_RECOGNIZED", "packageName": .string(package)],
             "deviceIntegrity": ["deviceRecognitionVerdict": ["MEETS_DEVICE_INTEGRITY"]],
@@ -155,9 +144,9 @@ final class WIADevice: Sendable {
         return try CompactJWS.sign(header: header, claims: payload, key: .es256(integritySigner.key)).compact
     }
 
-    /// `POST /wallet-instance-attestation` with the request as `application/jwt`; the WIA answered.
-    func post(_ jwt: String, client: HTTPClient) async throws -> String {
-        var request = HTTPClientRequest(url: provider.server.baseURL + "/wallet-instance-attestation")
+    /// `POST /wallet-instance-attestation` at `baseURL` with the request as `application/jwt`; the WIA answered.
+    static func post(_ jwt: String, to baseURL: String, client: HTTPClient) async throws -> String {
+        var request = HTTPClientRequest(url: baseURL + "/wallet-instance-attestation")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/jwt")
         request.body = .bytes(ByteBuffer(string: jwt))
@@ -176,6 +165,56 @@ final class WIADevice: Sendable {
         guard jws.type == "oauth-client-attestation+jwt", jws.header["x5c"]?.arrayValue?.isEmpty == false,
             claims["client_status"]?["status"]?["status_list"]?["idx"] != nil, claims["iss"] == nil
         else { throw BenchmarkFailure("not a 1.5 WIA: \(jws.header) \(claims)") }
+    }
+}
+
+/// A device registered at a provider in this process, whose clock it moves: what the WIA benchmarks drive.
+final class WIADevice: Sendable {
+    typealias Platform = WIAKey.Platform
+    static let application = WIAKey.application
+    static let appleApp = WIAKey.appleApp
+
+    let device: WIAKey
+    let provider: Provider
+    let clock: SteppedClock
+
+    var platform: Platform { device.platform }
+    var authority: AndroidTestAttestationAuthority { device.authority }
+    var key: P256.Signing.PrivateKey { device.key }
+    var integritySigner: (key: P256.Signing.PrivateKey, chain: [Data]) { device.integritySigner }
+
+    private init(device: WIAKey, provider: Provider, clock: SteppedClock) {
+        (self.device, self.provider, self.clock) = (device, provider, clock)
+    }
+
+    /// Registers a fresh hardware key through the provider's registration path (challenge seeded as an issued
+    /// nonce, key attestation by the test authority).
+    static func register(
+        _ platform: Platform, at provider: Provider, authority: AndroidTestAttestationAuthority, now: Date, clock: SteppedClock
+    ) async throws -> WIADevice {
+        let challenge = Base64URL.encode(SystemRandomSource().bytes(32))
+        try await provider.server.benchmarkSeedChallenge(challenge)
+        let (device, body) = try WIAKey.attested(platform, authority: authority, now: now, clock: clock, challenge: challenge)
+        try await provider.server.benchmarkRegister(body: body.serialized(), accountID: provider.accountID)
+        return WIADevice(device: device, provider: provider, clock: clock)
+    }
+
+    /// Setup of one iteration: the clock 10 ms on, a nonce stored as `GET /nonce` stores it, and a request for it
+    /// bound to a fresh cnf key (its `iat` the clock's instant).
+    func prepare() async throws -> String {
+        clock.step()
+        let nonce = Base64URL.encode(SystemRandomSource().bytes(32))
+        try await provider.server.benchmarkSeedChallenge(nonce)
+        return try request(nonce: nonce).jwt
+    }
+
+    func request(nonce: String) throws -> (jwt: String, cnf: P256.Signing.PublicKey, signedMessage: Data, hardwareSignature: P256.Signing.ECDSASignature) {
+        try device.request(nonce: nonce)
+    }
+
+    /// `POST /wallet-instance-attestation` with the request as `application/jwt`; the WIA answered.
+    func post(_ jwt: String, client: HTTPClient) async throws -> String {
+        try await WIAKey.post(jwt, to: provider.server.baseURL, client: client)
     }
 }
 
