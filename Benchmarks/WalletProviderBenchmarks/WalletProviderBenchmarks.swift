@@ -60,6 +60,11 @@
 //   token's three P-256 verifications (x5c leaf, intermediate, token), which a deployment's Play Integrity check
 //   replaces. Goal of issue 27: WIA issuance/s >= 0.7 x floor/s, same run.
 //
+// pairs: WIA issuance X (service) / signature floor: what scripts/bench reports: per pair, a block of 50 issuances as
+//   "WIA issuance (service)" (CPU, each request prepared outside the reading) and a block of 200 runs of the WIA floor
+//   without the integrity token, in turns (BenchmarkSupport's InterleavedPairs), so that both sides see the same
+//   machine.
+//
 // Samples (Benchmarks/Fixtures, copies of the public vectors): Apple `ios-pagopa-io-wallet-dev-2024` (App Attest,
 // development environment, client data = the challenge string, as the provider derives it), Android
 // `android-pagopa-io-wallet-strongbox-2024` (4 certificates, challenge "randomvalue").
@@ -86,6 +91,8 @@ import _CryptoExtras
 private func must<T>(_ label: String, _ body: () throws -> T) -> T {
     do { return try body() } catch { fatalError("WalletProviderBenchmarks: \(label): \(error)") }
 }
+
+private let short = ProcessInfo.processInfo.environment["TESSERA_BENCH_SHORT"] == "1"
 
 /// "CPU (μs)": process CPU time of the measured part of one iteration.
 private let cpuMicroseconds = BenchmarkMetric.custom("CPU (μs)", polarity: .prefersSmaller, useScalingFactor: false)
@@ -240,6 +247,33 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.stopMeasurement()
                 benchmark.measurement(cpuMicroseconds, processCPUMicroseconds() - cpu)
             }
+        }
+    }
+
+    // Pairs (scripts/bench): per pair, a block of 50 issuances (service; each request prepared outside the CPU
+    // reading, as above) and then a block of 200 runs of the signature floor, CPU time per operation, so that both
+    // sides see the same machine. The floor is the one without the integrity token, as in the goal of issue 27.
+    let wiaPairs = InterleavedPairs(.rate)
+    for (name, platform) in [("iOS", WIADevice.Platform.ios), ("Android", .android)] {
+        Benchmark(
+            "pairs: WIA issuance \(name) (service) / signature floor",
+            configuration: wiaPairs.configuration(
+                pairs: short ? 15 : 41, setup: { try await World.shared.startWIA(platform) }, teardown: teardown)
+        ) { benchmark in
+            guard let device = await World.shared.wiaDevice else { throw BenchmarkFailure("no provider") }
+            let signatures = try await World.shared.wiaFloor(integrity: false)
+            let issuances = 50
+            var cpu = 0
+            for _ in 0..<issuances {
+                let request = try await device.prepare()
+                let start = processCPUMicroseconds()
+                blackHole(try await device.provider.server.benchmarkWalletInstanceAttestation(assertion: request))
+                cpu += processCPUMicroseconds() - start
+            }
+            let floor = await processCPUNanoseconds(perOperationOf: 200) {
+                guard signatures.run() else { fatalError("WalletProviderBenchmarks: a WIA floor signature stopped verifying") }
+            }
+            try wiaPairs.record(benchmark, flow: Double(cpu) * 1_000 / Double(issuances), floor: floor)
         }
     }
 }
