@@ -40,6 +40,11 @@
 //     user row, the CEK row and the unused keys: 3 SELECTs), no key top-up.
 //   crypto + database writes: both, in one iteration, in the service's order.
 //
+// pairs: auth/execute (HTTP) / crypto + database writes: what scripts/bench reports: per pair, a block of 20
+//   executes (server CPU, each prepared and taken up outside the CPU reading, as above) and then a block of 40 runs of
+//   the floor "crypto + database writes" (its CPU), on one ledger and its file (the floor rotates a user of its own),
+//   so that both sides see the same machine (BenchmarkSupport's InterleavedPairs).
+//
 // breakdown (where an execute's time goes beyond the floor; each measured alone, same layout):
 //   database reads of one execute: the 3 SELECTs of the service (user row, CEK row, unused keys) on the same file.
 //   all crypto of one execute: the floor's opens plus what the floor leaves out: the LTK and the CEK unsealed with
@@ -80,6 +85,7 @@ private let clientCPU = BenchmarkMetric.custom("client CPU (μs)", polarity: .pr
 private let processCPU = BenchmarkMetric.custom("CPU (μs)", polarity: .prefersSmaller, useScalingFactor: false)
 private let perCore = BenchmarkMetric.custom("per s per core", polarity: .prefersLarger, useScalingFactor: false)
 private let wallPerOperation = BenchmarkMetric.custom("wall μs/execute", polarity: .prefersSmaller, useScalingFactor: false)
+private let short = ProcessInfo.processInfo.environment["TESSERA_BENCH_SHORT"] == "1"
 
 // MARK: - Benchmarks
 
@@ -224,5 +230,32 @@ let benchmarks: @Sendable () -> Void = {
         let used = processCPUMicroseconds() - cpu
         benchmark.measurement(processCPU, used)
         benchmark.measurement(perCore, 1_000_000 / max(1, used))
+    }
+
+    let pairs = InterleavedPairs(.cost)
+    Benchmark(
+        "pairs: auth/execute (HTTP) / crypto + database writes",
+        configuration: pairs.configuration(
+            pairs: short ? 15 : 41, setup: { try await World.shared.startPairs() }, teardown: teardown)
+    ) { benchmark in
+        let world = World.shared
+        guard let measured = await world.measured, let db = await world.floorDatabase else { throw BenchmarkFailure("no ledger") }
+        let (executes, floors) = (20, 40)
+        var server = 0
+        for _ in 0..<executes {
+            let prepared = try await world.prepare()
+            let (cpu, clientStart) = (processCPUMicroseconds(), cpuMicroseconds(of: measured.clientClock))
+            let answer = try await world.execute(prepared, client: measured.client, baseURL: measured.baseURL)
+            server += (processCPUMicroseconds() - cpu) - (cpuMicroseconds(of: measured.clientClock) - clientStart)
+            try await world.finish(answer, prepared)
+        }
+        var floor = 0
+        for _ in 0..<floors {
+            let (token, keyID) = try await db.seed()
+            let cpu = processCPUMicroseconds()
+            try await db.writes(token: token, keyID: keyID, between: cryptoFloor)
+            floor += processCPUMicroseconds() - cpu
+        }
+        try pairs.record(benchmark, flow: Double(server) * 1_000 / Double(executes), floor: Double(floor) * 1_000 / Double(floors))
     }
 }

@@ -239,6 +239,14 @@ actor World {
         guard let databasePath, let device else { throw BenchmarkFailure("no ledger") }
         floorDatabase = try await FloorDatabase.open(path: databasePath, user: device.userGUID)
     }
+
+    /// Both sides of the pairs: a ledger whose first user is the floor's (its rows rotated by the floor's writes, on
+    /// the file opened a second time) and whose second user logs in through the ledger, one login checked.
+    func startPairs() async throws {
+        try await startFloorDatabase()
+        try await enroll()
+        try await checkLogin()
+    }
 }
 
 /// The ledger's SQLite file opened a second time, through the same path, to run the writes of an execute.
