@@ -30,7 +30,8 @@
 //     machine (other processes on it move both): 50 vault and 50 floor requests alternated one by one, then a
 //     burst of 800 of each at 16 in flight (the order of the bursts alternates between iterations).
 //     "p50 ratio (%)" = p50 vault / p50 floor x 100 (goal <= 130); "throughput ratio (%)" = vault req/s / floor
-//     req/s x 100 (goal >= 75).
+//     req/s x 100 (goal >= 75). "pairs" = the iteration's number (its p100: how many iterations, the N of scripts/bench's
+//     "median of N interleaved pairs").
 //
 // breakdown (where a retrieve's time goes beyond the floor; same deployment, each measured alone):
 //   "without handler or database": a command type the vault has no handler for: the whole E2E path (both ends'
@@ -72,6 +73,7 @@ private let vaultP50 = BenchmarkMetric.custom("vault p50 (μs)", polarity: .pref
 private let floorP50 = BenchmarkMetric.custom("floor p50 (μs)", polarity: .prefersSmaller, useScalingFactor: false)
 private let vaultRate = BenchmarkMetric.custom("vault req/s", polarity: .prefersLarger, useScalingFactor: false)
 private let floorRate = BenchmarkMetric.custom("floor req/s", polarity: .prefersLarger, useScalingFactor: false)
+private let pairNumber = BenchmarkMetric.custom("pairs", polarity: .prefersLarger, useScalingFactor: false)
 private let heapPerVault = BenchmarkMetric.custom("heap KiB/vault", polarity: .prefersSmaller, useScalingFactor: false)
 private let rssPerVault = BenchmarkMetric.custom("RSS KiB/vault", polarity: .prefersSmaller, useScalingFactor: false)
 private let serverRSSPerVault = BenchmarkMetric.custom("nats-server RSS KiB/vault", polarity: .prefersSmaller, useScalingFactor: false)
@@ -196,7 +198,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark(
         "ratios: vault / floor, side by side (goal p50 <= 130 %, throughput >= 75 %)",
         configuration: .init(
-            metrics: [p50Ratio, throughputRatio, vaultP50, floorP50, vaultRate, floorRate], warmupIterations: 1,
+            metrics: [p50Ratio, throughputRatio, vaultP50, floorP50, vaultRate, floorRate, pairNumber], warmupIterations: 1,
             maxDuration: .seconds(30), maxIterations: 40, setup: pair, teardown: teardown)
     ) { benchmark in
         guard let app = await World.shared.app, let requester = await World.shared.requester else {
@@ -221,6 +223,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(floorP50, floorMedian)
         benchmark.measurement(vaultRate, vaultPerSecond)
         benchmark.measurement(floorRate, floorPerSecond)
+        benchmark.measurement(pairNumber, benchmark.currentIteration - benchmark.configuration.warmupIterations + 1)
     }
 
     // MARK: users served per host
