@@ -5,6 +5,8 @@
 
 EXPORT_DIR/TARGET/ holds the histogramPercentiles TSV files of one benchmark target
 ("BASELINE.TARGET.NAME.METRIC.histogram.percentiles.tsv", spaces and slashes in NAME as "_"). Every figure is a p50.
+A row measured in interleaved pairs (BenchmarkSupport's InterleavedPairs: flow block, floor block, flow block, …)
+reads its ratio as the p50 of the pair ratios, i.e. their median, and the number of pairs as the p100 of "pairs".
 Exits 1 when SHORT is 1 and a gating row is past its limit (1.5x looser than its goal), or when a row's data is
 missing.
 """
@@ -25,6 +27,11 @@ UNITS = {"ns": 1e-3, "μs": 1.0, "us": 1.0, "ms": 1e3, "s": 1e6, "K": 1e3, "M": 
 
 def p50(target: str, name: str, metric: str) -> float:
     """p50 of `metric` of benchmark `name`; times in microseconds, counts as counted."""
+    return percentile(target, name, metric, 50)
+
+
+def percentile(target: str, name: str, metric: str, which: int) -> float:
+    """Percentile `which` of `metric` of benchmark `name`; times in microseconds, counts as counted."""
     def cleaned_name(text):  # as package-benchmark names its export files
         return text.replace("/", "_").replace(" ", "_")
     cleaned = cleaned_name(name)
@@ -41,10 +48,21 @@ def p50(target: str, name: str, metric: str) -> float:
     unit = re.search(r"\((ns|μs|us|ms|s|K|M|G)\)\s*\*?\s*$", lines[0])
     factor = UNITS[unit.group(1)] if unit else 1.0
     for line in lines[1:]:
-        percentile, value = line.split("\t")
-        if percentile.strip() == "50":
+        row_percentile, value = line.split("\t")
+        if row_percentile.strip() == str(which):
             return float(value) * factor
-    raise LookupError(f"no p50 row in {files[0]}")
+    raise LookupError(f"no p{which} row in {files[0]}")
+
+
+def pairs(target: str, name: str, label: str = ""):
+    """An interleaved-pairs benchmark: (median pair ratio, median flow block, median floor block, number of pairs),
+    the blocks' figures per operation in microseconds (wall or CPU time, as the row says)."""
+    prefix = f"{label} " if label else ""
+    ratio = p50(target, name, prefix + "pair ratio (x1000)") / 1000
+    flow = p50(target, name, prefix + "flow (ns per op)") / 1e3
+    floor = p50(target, name, prefix + "floor (ns per op)") / 1e3
+    count = int(percentile(target, name, prefix + "pairs", 100))
+    return ratio, flow, floor, count
 
 
 WALL = "wallClock"
@@ -56,75 +74,79 @@ STANDING = {
     "verifier service, direct_post.jwt, SQLite (rate per core)": 0.15,
     "verifier service, direct_post.jwt, PostgreSQL (rate per core)": 0.15,
 }
-rows = []  # (flow, measured text, floor text, ratio, goal, lower_is_better, gating)
+rows = []  # (flow, measured text, floor text, ratio, goal, lower_is_better, gating, pairs)
 
 
-def row(flow, measured, floor, ratio, goal, lower_is_better=True, gating=True):
-    rows.append((flow, measured, floor, ratio, goal, lower_is_better, gating))
+def row(flow, measured, floor, ratio, goal, lower_is_better=True, gating=True, count=None):
+    """`count`: the number of interleaved pairs whose median `ratio` is (None: a ratio of two separate figures)."""
+    rows.append((flow, measured, floor, ratio, goal, lower_is_better, gating, count))
 
 
 def attempt(label, body):
     try:
         body()
     except LookupError as error:
-        rows.append((label, "missing", str(error), None, None, True, True))
+        rows.append((label, "missing", str(error), None, None, True, True, None))
+
+
+def scale_out(flow, target, name, unit):
+    """A scale-out row: two instances' rate over one instance's, a median of interleaved pairs of batches (the blocks'
+    figures are wall time per request, shown as rates)."""
+    ratio, two, one, count = pairs(target, name, "scale-out")
+    row(flow, f"{1e6 / two:,.0f} {unit}/s", f"{1e6 / one:,.0f} {unit}/s", ratio, 1.0, lower_is_better=False,
+        gating=False, count=count)
 
 
 if "MDocBenchmarks" in targets:
     def mdoc():
         for role, goal in (("reader", 1.2), ("holder", 1.2)):
-            measured = p50("MDocBenchmarks", f"{role} AnnexD", WALL)
-            floor = p50("MDocBenchmarks", f"{role} floor", WALL)
-            row(f"mdoc {role} (Annex D)", f"{measured:,.0f} µs", f"{floor:,.0f} µs", measured / floor, goal)
+            ratio, measured, floor, count = pairs("MDocBenchmarks", f"pairs: {role} AnnexD / {role} floor")
+            row(f"mdoc {role} (Annex D)", f"{measured:,.0f} µs", f"{floor:,.0f} µs", ratio, goal, count=count)
         # The reader row above runs in steady state (its DS chain cache warm, issue 29); cold = every chain validated.
-        cold = p50("MDocBenchmarks", "reader AnnexD (cold: no chain cache)", WALL)
-        floor = p50("MDocBenchmarks", "reader floor", WALL)
-        row("  mdoc reader, cold (DS chain validated every time)", f"{cold:,.0f} µs", f"{floor:,.0f} µs", cold / floor,
-            None, gating=False)
+        ratio, cold, floor, count = pairs("MDocBenchmarks", "pairs: reader AnnexD cold / reader floor")
+        row("  mdoc reader, cold (DS chain validated every time)", f"{cold:,.0f} µs", f"{floor:,.0f} µs", ratio,
+            None, gating=False, count=count)
     attempt("mdoc", mdoc)
 
 if "SDJWTBenchmarks" in targets:
     def sdjwt():
-        measured = p50("SDJWTBenchmarks", "SDJWT verify 20 claims + KB", WALL)
-        floor = p50("SDJWTBenchmarks", "floor", WALL)
-        row("SD-JWT VC + KB-JWT verify, 20 claims", f"{measured:,.0f} µs", f"{floor:,.0f} µs", measured / floor, 1.3)
+        ratio, measured, floor, count = pairs("SDJWTBenchmarks", "pairs: verify 20 claims + KB / floor")
+        row("SD-JWT VC + KB-JWT verify, 20 claims", f"{measured:,.0f} µs", f"{floor:,.0f} µs", ratio, 1.3, count=count)
     attempt("SD-JWT", sdjwt)
 
 if "TokenStatusListBenchmarks" in targets:
     def status_list():
         # A Status List re-issue (list from the revoked indices, zlib level 9, claims, ES256) against zlib on the same
         # bytes plus one ES256 signature. No issue sets a goal yet: the rows are information.
-        target = "TokenStatusListBenchmarks"
-        sign = p50(target, "floor: ES256 sign", WALL)
-        for name, zlib_floor, flow in (
-                ("re-issue JWT 10k", "floor: zlib 10k", "status list re-issue, JWT, 10,000 entries (1 bit)"),
-                ("re-issue JWT 1M", "floor: zlib 1M", "status list re-issue, JWT, 1,000,000 entries (1 bit)"),
-                ("re-issue CWT 1M", "floor: zlib 1M", "status list re-issue, CWT, 1,000,000 entries (1 bit)")):
-            measured = p50(target, name, WALL)
-            floor = p50(target, zlib_floor, WALL) + sign
-            row(flow, f"{measured / 1e3:,.2f} ms", f"{floor / 1e3:,.2f} ms", measured / floor, None, gating=False)
+        for name, flow in (
+                ("re-issue JWT 10k", "status list re-issue, JWT, 10,000 entries (1 bit)"),
+                ("re-issue JWT 1M", "status list re-issue, JWT, 1,000,000 entries (1 bit)"),
+                ("re-issue CWT 1M", "status list re-issue, CWT, 1,000,000 entries (1 bit)")):
+            ratio, measured, floor, count = pairs("TokenStatusListBenchmarks", f"pairs: {name} / zlib + ES256 sign")
+            row(flow, f"{measured / 1e3:,.2f} ms", f"{floor / 1e3:,.2f} ms", ratio, None, gating=False, count=count)
     attempt("status list", status_list)
 
 if "VerifierServiceBenchmarks" in targets:
     def verifier():
         target = "VerifierServiceBenchmarks"
-        floor = p50(target, "floor: ECDH + KDF + AES-GCM + 2 ES256 verifies", WALL)
         cpu_metric = "service CPU per response (ns)"
-        names = ["service: SQLite, 1 instance (1 core)", "service: PostgreSQL, 1 instance (1 core)"]
-        for name in names:
-            try:
-                cpu = p50(target, name, cpu_metric) / 1e3
-            except LookupError:
-                if "PostgreSQL" in name:
-                    continue
-                raise
-            database = "SQLite" if "SQLite" in name else "PostgreSQL"
-            row(f"verifier service, direct_post.jwt, {database} (rate per core)", f"{cpu:,.0f} µs CPU/response",
-                f"{floor:,.0f} µs", floor / cpu, 0.6, lower_is_better=False)
-        # Diagnostics: the same load on ServiceFloor (the HTTP stack, SQLite and the crypto floor, nothing else).
+        # Rate per core: the crypto floor's CPU per response over the service's, a median of pairs (a batch of
+        # responses on one instance, then a block of the floor).
+        ratio, sqlite, floor, count = pairs(target, "pairs: service, SQLite (1 core) / crypto floor")
+        row("verifier service, direct_post.jwt, SQLite (rate per core)", f"{sqlite:,.0f} µs CPU/response",
+            f"{floor:,.0f} µs", ratio, 0.6, lower_is_better=False, count=count)
+        postgres = "pairs: service, PostgreSQL (1 core) / crypto floor; 2 instances / 1"
+        try:
+            ratio, cpu, postgres_floor, count = pairs(target, postgres)
+        except LookupError:
+            postgres = None  # TESSERA_BENCH_POSTGRES_URL unset: no PostgreSQL rows
+        if postgres:
+            row("verifier service, direct_post.jwt, PostgreSQL (rate per core)", f"{cpu:,.0f} µs CPU/response",
+                f"{postgres_floor:,.0f} µs", ratio, 0.6, lower_is_better=False, count=count)
+        # Diagnostics: the same load on ServiceFloor (the HTTP stack, SQLite and the crypto floor, nothing else), in
+        # batches of its own: ratios of separate figures.
         try:
             service_floor = p50(target, "service floor: HTTP + SQLite + crypto floor (1 core)", cpu_metric) / 1e3
-            sqlite = p50(target, "service: SQLite, 1 instance (1 core)", cpu_metric) / 1e3
             row("  service floor: HTTP + SQLite + crypto only (rate per core)", f"{service_floor:,.0f} µs CPU/response",
                 f"{floor:,.0f} µs", floor / service_floor, 0.6, lower_is_better=False, gating=False)
             row("  verifier (SQLite) / service floor: Tessera's own code", f"{sqlite:,.0f} µs CPU/response",
@@ -137,24 +159,16 @@ if "VerifierServiceBenchmarks" in targets:
                 f"{floor:,.0f} µs", floor / fluent_floor, None, lower_is_better=False, gating=False)
         except LookupError:
             pass
-        try:
-            one = p50(target, "service: PostgreSQL, 1 instance (1 core)", "responses/s")
-            two = p50(target, "service: PostgreSQL, 2 instances (1 core each)", "responses/s")
-            row("verifier service scale-out: 2 instances / 1 (PostgreSQL)", f"{two:,.0f} responses/s",
-                f"{one:,.0f} responses/s", two / one, 1.0, lower_is_better=False, gating=False)
-        except LookupError:
-            pass
+        if postgres:
+            scale_out("verifier service scale-out: 2 instances / 1 (PostgreSQL)", target, postgres, "responses")
     attempt("verifier service", verifier)
 
 if "ProximityBenchmarks" in targets:
     def proximity():
-        crypto = p50("ProximityBenchmarks", "floor: crypto", WALL)
         for mtu in (185, 517):
-            measured = p50("ProximityBenchmarks", f"presentation MTU {mtu}", WALL)
-            air = p50("ProximityBenchmarks", f"floor: air time MTU {mtu}", WALL)
-            floor = air + crypto
+            ratio, measured, floor, count = pairs("ProximityBenchmarks", f"pairs: presentation MTU {mtu} / air time + crypto")
             row(f"proximity over simulated BLE, ATT MTU {mtu}", f"{measured / 1e3:,.2f} ms", f"{floor / 1e3:,.2f} ms",
-                measured / floor, 1.05)
+                ratio, 1.05, count=count)
     attempt("proximity", proximity)
 
 if "CBORBenchmarks" in targets:
@@ -178,6 +192,8 @@ if "CBORBenchmarks" in targets:
 
 if "VaultBenchmarks" in targets:
     def vault():
+        # Side by side since issue 13: per iteration, 50 vault and 50 floor requests alternated one by one (the p50
+        # ratio) and a burst of each (the throughput ratio); the figures are medians over the iterations.
         name = "ratios: vault / floor, side by side (goal p50 <= 130 %, throughput >= 75 %)"
         latency = p50("VaultBenchmarks", name, "p50 ratio (%)") / 100
         throughput = p50("VaultBenchmarks", name, "throughput ratio (%)") / 100
@@ -185,40 +201,47 @@ if "VaultBenchmarks" in targets:
         floor_p50 = p50("VaultBenchmarks", name, "floor p50 (μs)")
         vault_rate = p50("VaultBenchmarks", name, "vault req/s")
         floor_rate = p50("VaultBenchmarks", name, "floor req/s")
+        count = int(percentile("VaultBenchmarks", name, "pairs", 100))
         row("vault E2E retrieve 1 KB vs raw NATS: p50 latency", f"{vault_p50:,.0f} µs", f"{floor_p50:,.0f} µs",
-            latency, 1.3, gating=False)
+            latency, 1.3, gating=False, count=count)
         row("vault E2E retrieve 1 KB vs raw NATS: throughput", f"{vault_rate:,.0f} req/s", f"{floor_rate:,.0f} req/s",
-            throughput, 0.75, lower_is_better=False, gating=False)
+            throughput, 0.75, lower_is_better=False, gating=False, count=count)
     attempt("vault", vault)
 
 if "WalletProviderBenchmarks" in targets:
     def wallet_provider():
         # Issue 27: WIA (IT-Wallet 1.5) issuances per core against their signature floor, as CPU per issuance.
-        target, cpu = "WalletProviderBenchmarks", "CPU (μs)"
-        for platform, floor_name in (
-                ("iOS", "WIA floor: iOS signatures (ES256 verify, App Attest P-256 verify, ES256 sign)"),
-                ("Android", "WIA floor: Android signatures (ES256 verify, P-256 verify, ES256 sign)")):
-            measured = p50(target, f"WIA issuance: {platform} (service)", cpu)
-            floor = p50(target, floor_name, cpu)
+        target = "WalletProviderBenchmarks"
+        for platform in ("iOS", "Android"):
+            ratio, measured, floor, count = pairs(target, f"pairs: WIA issuance {platform} (service) / signature floor")
             row(f"WIA issuance (IT-Wallet 1.5), {platform} (rate per core)", f"{measured:,.0f} µs CPU", f"{floor:,.0f} µs",
-                floor / measured, 0.7, lower_is_better=False)
+                ratio, 0.7, lower_is_better=False, count=count)
+        try:  # needs TESSERA_BENCH_POSTGRES_URL
+            scale_out("Wallet Provider scale-out: 2 instances / 1 (PostgreSQL; nonce + WIA)", target,
+                      "scale-out: nonce + WIA issuance, PostgreSQL, 2 instances / 1", "requests")
+        except LookupError:
+            pass
     attempt("wallet provider", wallet_provider)
 
 if "LedgerBenchmarks" in targets:
     def ledger():
-        # Issue 29: auth/execute's CPU against the crypto and database writes it cannot avoid, same run.
-        execute = p50("LedgerBenchmarks", "ledger: auth/execute (HTTP), one at a time", "server CPU (μs)")
-        floor = p50("LedgerBenchmarks", "floor: crypto + database writes", "CPU (μs)")
+        # Issue 29: auth/execute's CPU against the crypto and database writes it cannot avoid, in pairs.
+        ratio, execute, floor, count = pairs("LedgerBenchmarks", "pairs: auth/execute (HTTP) / crypto + database writes")
         row("ledger auth/execute / its crypto + database-write floor", f"{execute:,.0f} µs CPU", f"{floor:,.0f} µs",
-            execute / floor, 1.3)
+            ratio, 1.3, count=count)
+        try:  # needs TESSERA_BENCH_POSTGRES_URL
+            scale_out("ledger scale-out: 2 instances / 1 (PostgreSQL; logins)", "LedgerBenchmarks",
+                      "scale-out: action request + auth execute, PostgreSQL, 2 instances / 1", "logins")
+        except LookupError:
+            pass
     attempt("ledger", ledger)
 
 failed = []
-header = f"{'flow':<62} {'measured':>24} {'floor':>22} {'ratio':>7} {'goal':>8} {'':>10}"
+header = f"{'flow':<62} {'measured':>24} {'floor':>22} {'ratio':>7} {'pairs':>5} {'goal':>8} {'':>10}"
 print()
 print(header)
 print("-" * len(header))
-for flow, measured, floor, ratio, goal, lower, gating in rows:
+for flow, measured, floor, ratio, goal, lower, gating, count in rows:
     if ratio is None:
         print(f"{flow:<62} MISSING: {floor}")
         failed.append(flow)
@@ -237,9 +260,14 @@ for flow, measured, floor, ratio, goal, lower, gating in rows:
             failed.append(flow)
         if not gating and not met:
             verdict += " (info)"
-    print(f"{flow:<62} {measured:>24} {floor:>22} {ratio:>7.2f} {goal_text:>8} {verdict:>10}")
+    count_text = "-" if count is None else str(count)
+    print(f"{flow:<62} {measured:>24} {floor:>22} {ratio:>7.2f} {count_text:>5} {goal_text:>8} {verdict:>10}")
 print()
-print("ratio: measured / floor (lower is better), or floor / measured for a rate (higher is better); p50 of one run.")
+print("ratio: measured / floor (lower is better), or floor / measured for a rate (higher is better); scale-out: two")
+print("instances' rate over one's. Where 'pairs' gives N, the ratio is the MEDIAN OF N INTERLEAVED PAIRS: flow and floor")
+print("ran in turns (a block of the flow, a block of the floor, ...) in one benchmark, and each pair's ratio was taken;")
+print("'measured' and 'floor' are the medians of the blocks' figures, so their quotient need not equal the ratio. The")
+print("vault's pairs are its side-by-side iterations. Where 'pairs' is '-', the ratio is of two p50s measured apart.")
 if short:
     print(f"short mode: a gating row fails when its ratio is past {SLACK}x its goal (or, for a row that misses its goal by"
           f" more than that today, {SLACK}x past where it stands: {', '.join(STANDING)}).")
