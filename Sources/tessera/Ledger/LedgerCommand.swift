@@ -58,11 +58,22 @@ struct LedgerServe: AsyncParsableCommand {
     @Option(name: .customLong("vault-database"), help: "With --nats: the vault hosts' database, for /vault/* (default: vault.sqlite in the ledger directory).")
     var vaultDatabase: String?
     @OptionGroup var migration: MigrationOptions
+    @Option(
+        name: .customLong("rate-limit"),
+        help: "Requests per minute to the enrollment and authentication endpoints, per client address and per user, as ADDRESS,USER (default 120,30). Behind a proxy every client has the proxy's address.")
+    var rateLimit: String?
 
     func run() async throws {
         ServiceLogging.bootstrapJSON()
         var configuration = try location.configuration()
         configuration.migration = migration.policy(for: configuration.database)
+        if let rateLimit {
+            let parts = rateLimit.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let address = parts[0], let user = parts[1], address > 0, user > 0 else {
+                throw UserFacingError("--rate-limit must be ADDRESS,USER (two positive request counts per minute)")
+            }
+            (configuration.perAddressPerMinute, configuration.perUserPerMinute) = (address, user)
+        }
         if let kdfCost {
             let cost = try ProviderSetup.parseArgon2Cost(kdfCost)
             configuration.kdfMemoryKiB = cost.memoryKiB
