@@ -64,6 +64,8 @@
 //   "WIA issuance (service)" (CPU, each request prepared outside the reading) and a block of 200 runs of the WIA floor
 //   without the integrity token, in turns (BenchmarkSupport's InterleavedPairs), so that both sides see the same
 //   machine.
+// scale-out: nonce + WIA issuance, PostgreSQL, 2 instances / 1: `tessera provider serve` child processes on one
+//   PostgreSQL database, one instance and two in turns (ScaleOut.swift).
 //
 // Samples (Benchmarks/Fixtures, copies of the public vectors): Apple `ios-pagopa-io-wallet-dev-2024` (App Attest,
 // development environment, client data = the challenge string, as the provider derives it), Android
@@ -274,6 +276,22 @@ let benchmarks: @Sendable () -> Void = {
                 guard signatures.run() else { fatalError("WalletProviderBenchmarks: a WIA floor signature stopped verifying") }
             }
             try wiaPairs.record(benchmark, flow: Double(cpu) * 1_000 / Double(issuances), floor: floor)
+        }
+    }
+
+    // Scale-out (ScaleOut.swift): per pair, a batch of nonce + WIA issuance on one instance, then one on two; the ratio
+    // is the two instances' requests/s over the one's. Needs PostgreSQL (scripts/bench starts it).
+    if ProcessInfo.processInfo.environment["TESSERA_BENCH_POSTGRES_URL"].map({ !$0.isEmpty }) == true {
+        let scaleOut = InterleavedPairs(.rate, label: "scale-out")
+        let issuances = short ? 64 : 128
+        Benchmark(
+            "scale-out: nonce + WIA issuance, PostgreSQL, 2 instances / 1",
+            configuration: scaleOut.configuration(
+                pairs: short ? 7 : 15, setup: { try await ScaleOut.shared.start() }, teardown: { await ScaleOut.shared.stop() })
+        ) { benchmark in
+            let single = try await ScaleOut.shared.batch(issuances, on: await ScaleOut.shared.one)
+            let double = try await ScaleOut.shared.batch(issuances, on: await ScaleOut.shared.two)
+            try scaleOut.record(benchmark, flow: double.wallPerRequest, floor: single.wallPerRequest)
         }
     }
 }
