@@ -45,6 +45,9 @@
 //   the floor "crypto + database writes" (its CPU), on one ledger and its file (the floor rotates a user of its own),
 //   so that both sides see the same machine (BenchmarkSupport's InterleavedPairs).
 //
+// scale-out: action request + auth execute, PostgreSQL, 2 instances / 1: logins of 16 users against
+//   `tessera ledger serve` child processes on one PostgreSQL database, one instance and two in turns (ScaleOut.swift).
+//
 // breakdown (where an execute's time goes beyond the floor; each measured alone, same layout):
 //   database reads of one execute: the 3 SELECTs of the service (user row, CEK row, unused keys) on the same file.
 //   all crypto of one execute: the floor's opens plus what the floor leaves out: the LTK and the CEK unsealed with
@@ -257,5 +260,21 @@ let benchmarks: @Sendable () -> Void = {
             floor += processCPUMicroseconds() - cpu
         }
         try pairs.record(benchmark, flow: Double(server) * 1_000 / Double(executes), floor: Double(floor) * 1_000 / Double(floors))
+    }
+
+    // Scale-out (ScaleOut.swift): per pair, a batch of logins on one instance, then one on two; the ratio is the two
+    // instances' logins/s over the one's. Needs PostgreSQL (scripts/bench starts it).
+    if ProcessInfo.processInfo.environment["TESSERA_BENCH_POSTGRES_URL"].map({ !$0.isEmpty }) == true {
+        let scaleOut = InterleavedPairs(.rate, label: "scale-out")
+        let logins = short ? 64 : 128
+        Benchmark(
+            "scale-out: action request + auth execute, PostgreSQL, 2 instances / 1",
+            configuration: scaleOut.configuration(
+                pairs: short ? 7 : 15, setup: { try await ScaleOut.shared.start() }, teardown: { await ScaleOut.shared.stop() })
+        ) { benchmark in
+            let single = try await ScaleOut.shared.batch(logins, on: await ScaleOut.shared.one)
+            let double = try await ScaleOut.shared.batch(logins, on: await ScaleOut.shared.two)
+            try scaleOut.record(benchmark, flow: double.wallPerRequest, floor: single.wallPerRequest)
+        }
     }
 }

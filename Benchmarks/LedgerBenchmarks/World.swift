@@ -137,6 +137,12 @@ actor World {
     func prepare() async throws -> PreparedExecute {
         if let device, device.executes >= Self.executesPerUser { try await enroll() }
         guard let ledger, let client, let device, let passwordHash else { throw BenchmarkFailure("no ledger") }
+        return try await Self.prepare(device, passwordHash: passwordHash, client: client, baseURL: ledger.baseURL)
+    }
+
+    /// `device`'s signed `POST /action/request` to the ledger at `baseURL` (its LAT proof checked), and the
+    /// auth/execute that follows it ready to send: `passwordHash` sealed to the transaction key the ledger chose.
+    static func prepare(_ device: Device, passwordHash: Data, client: HTTPClient, baseURL: String) async throws -> PreparedExecute {
         let clientNonce = Base64URL.encode(SystemRandomSource().bytes(16))
         let body = ActionRequest(userGUID: device.userGUID, actionType: "authenticate", clientNonce: clientNonce, latVersion: device.latVersion)
             .json.serialized()
@@ -144,7 +150,7 @@ actor World {
         let headers = try DeviceSignature.headers(
             key: device.deviceKey, method: "POST", path: path, timestamp: Int64(Date().timeIntervalSince1970),
             nonce: Base64URL.encode(SystemRandomSource().bytes(16)), body: body)
-        let action = try await post(client, ledger.baseURL + path, body: body, headers: headers)
+        let action = try await post(client, baseURL + path, body: body, headers: headers)
         guard let token = action["action_token"]?.stringValue, let jti = action["jti"]?.stringValue,
             let keyID = action["use_key_id"]?.stringValue, let proof = action["lat_proof"]?.stringValue,
             LATProof.check(try Base64URL.decode(proof), lat: device.lat, userGUID: device.userGUID, clientNonce: clientNonce, jti: jti),
@@ -160,6 +166,10 @@ actor World {
     /// The measured call: `POST /api/v1/auth/execute`, the whole answer read. Not isolated to the actor (nothing
     /// of the actor is touched), so the call is what the client and the ledger do, nothing more.
     nonisolated func execute(_ prepared: PreparedExecute, client: HTTPClient, baseURL: String) async throws -> ByteBuffer {
+        try await Self.execute(prepared, client: client, baseURL: baseURL)
+    }
+
+    static func execute(_ prepared: PreparedExecute, client: HTTPClient, baseURL: String) async throws -> ByteBuffer {
         var request = HTTPClientRequest(url: baseURL + "/api/v1/auth/execute")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -193,7 +203,7 @@ actor World {
         } catch let error as BenchmarkFailure where error.description.contains("401") {}
     }
 
-    private func post(_ client: HTTPClient, _ url: String, body: Data, headers: [(name: String, value: String)]) async throws -> JSONObject {
+    private static func post(_ client: HTTPClient, _ url: String, body: Data, headers: [(name: String, value: String)]) async throws -> JSONObject {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
