@@ -208,20 +208,21 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: Pairs (scripts/bench)
 
     // A block is 100 ms of either side (several hundred operations), short enough that both blocks of a pair see the
-    // same load, long enough to span many scheduler time slices. Wall clock, as the rows above.
+    // same load, long enough to span many scheduler time slices. The figure is the block's process CPU time per
+    // operation: what the rows above measure as wall time on an idle machine, and what a busy one barely moves.
     let block = Duration.milliseconds(100)
     let pairs = InterleavedPairs(.cost)
     let pairConfiguration = pairs.configuration(pairs: short ? 21 : 51)
     Benchmark("pairs: holder AnnexD / holder floor", configuration: pairConfiguration) { benchmark in
         try await pairs.pair(
-            benchmark, flow: { try await wallNanoseconds(perOperationFor: block) { try await holder() } },
-            floor: { try await wallNanoseconds(perOperationFor: block) { try holderFloor() } })
+            benchmark, flow: { try await processCPUNanoseconds(perOperationFor: block) { try await holder() } },
+            floor: { try await processCPUNanoseconds(perOperationFor: block) { try holderFloor() } })
     }
     for (name, reader) in [("reader AnnexD", verifier), ("reader AnnexD cold", coldVerifier)] {
         Benchmark("pairs: \(name) / reader floor", configuration: pairConfiguration) { benchmark in
             try await pairs.pair(
-                benchmark, flow: { try await wallNanoseconds(perOperationFor: block) { try await read(with: reader) } },
-                floor: { try await wallNanoseconds(perOperationFor: block) { try readerFloor() } })
+                benchmark, flow: { try await processCPUNanoseconds(perOperationFor: block) { try await read(with: reader) } },
+                floor: { try await processCPUNanoseconds(perOperationFor: block) { try readerFloor() } })
         }
     }
 }
