@@ -59,11 +59,8 @@ actor ScaleOut {
     }()
 
     func start() async throws {
-        guard let database = ProcessInfo.processInfo.environment["TESSERA_BENCH_POSTGRES_URL"], !database.isEmpty else {
-            throw BenchmarkFailure("set TESSERA_BENCH_POSTGRES_URL (scripts/bench starts PostgreSQL)")
-        }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-ledger-scale-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = try BenchmarkDeployment.postgresURL()
+        let directory = try BenchmarkDeployment.scratchDirectory("tessera-ledger-scale")
         self.directory = directory
         let operatorDirectory = directory.appendingPathComponent("ledger").path
         // One after the other: the first creates the master key and the tables (--auto-migrate: PostgreSQL is not

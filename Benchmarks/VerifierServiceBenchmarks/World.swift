@@ -77,10 +77,7 @@ actor World {
         case .floor, .floorOnFluent:
             throw BenchmarkFailure("the floor is started above")
         case .postgres:
-            guard let url = ProcessInfo.processInfo.environment["TESSERA_BENCH_POSTGRES_URL"], !url.isEmpty else {
-                throw BenchmarkFailure("set TESSERA_BENCH_POSTGRES_URL (scripts/bench starts PostgreSQL)")
-            }
-            databaseURL = url
+            databaseURL = try BenchmarkDeployment.postgresURL()
         }
         var services: [ServiceProcess] = []
         for index in 0..<deployment.instances {

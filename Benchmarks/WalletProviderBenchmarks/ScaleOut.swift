@@ -48,11 +48,8 @@ actor ScaleOut {
     }()
 
     func start() async throws {
-        guard let database = ProcessInfo.processInfo.environment["TESSERA_BENCH_POSTGRES_URL"], !database.isEmpty else {
-            throw BenchmarkFailure("set TESSERA_BENCH_POSTGRES_URL (scripts/bench starts PostgreSQL)")
-        }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-wp-scale-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = try BenchmarkDeployment.postgresURL()
+        let directory = try BenchmarkDeployment.scratchDirectory("tessera-wp-scale")
         self.directory = directory
         let now = Date()
         let authority = try AndroidTestAttestationAuthority.generate(

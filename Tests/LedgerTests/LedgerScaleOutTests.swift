@@ -27,16 +27,11 @@ struct LedgerScaleOutTests {
     @Test(.enabled(if: FreshPostgresDatabase.available, "needs TESSERA_TEST_POSTGRES_URL"))
     func twoInstancesShareTheLoadAndTheSurvivorLosesNothingAfterKill9() async throws {
         // A database of its own: the processes run on the real clock, and nothing of theirs mixes with other suites'.
-        let database = try FreshPostgresDatabase.create()
-        defer { database.drop() }
-        try await deploy(on: database.url)
+        try await FreshPostgresDatabase.withScratch("tessera-ledger-scaleout") { try await deploy(on: $0, in: $1) }
     }
 
-    private func deploy(on databaseURL: String) async throws {
+    private func deploy(on databaseURL: String, in directory: URL) async throws {
         let started = ContinuousClock.now
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-ledger-scaleout-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let operatorDirectory = directory.appendingPathComponent("ledger")
         let arguments = [
             "ledger", "serve", "--port", "0", "--operator-dir", operatorDirectory.path, "--database", databaseURL, "--kdf-cost", "m=256,t=1,p=1",

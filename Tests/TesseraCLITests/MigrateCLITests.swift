@@ -33,23 +33,22 @@ struct MigrateCLITests {
 
     @Test(arguments: Service.allCases)
     func migrateOnceThenTwoInstancesStartTogether(service: Service) async throws {
-        let database = try FreshPostgresDatabase.create()
-        defer { database.drop() }
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-migrate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
+        try await FreshPostgresDatabase.withScratch("tessera-migrate") { url, home in try await startTogether(service, on: url, home: home) }
+    }
+
+    private func startTogether(_ service: Service, on databaseURL: String, home: URL) async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["TESSERA_HOME"] = home.path
         environment.removeValue(forKey: "DATABASE_URL")
 
         // PostgreSQL: no migrations at start-up unless asked, so an empty database is refused, by name.
-        let refused = try await CLI.runAsync(service.serve(database: database.url, home: home), environment: environment)
+        let refused = try await CLI.runAsync(service.serve(database: databaseURL, home: home), environment: environment)
         #expect(refused.status != 0)
         #expect((refused.stdout + refused.stderr).contains("tessera \(service.rawValue) migrate"), "\(refused.stderr)")
 
         // Two migrate runs at once: the advisory lock makes them take turns.
-        async let first = CLI.runAsync(service.migrate(database: database.url, home: home), environment: environment)
-        async let second = CLI.runAsync(service.migrate(database: database.url, home: home), environment: environment)
+        async let first = CLI.runAsync(service.migrate(database: databaseURL, home: home), environment: environment)
+        async let second = CLI.runAsync(service.migrate(database: databaseURL, home: home), environment: environment)
         let runs = try await [first, second]
         #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")
         #expect(runs.filter { $0.stdout.contains("ran ") }.count == 1, "\(runs.map(\.stdout))")
@@ -57,8 +56,8 @@ struct MigrateCLITests {
 
         // Two instances started at the same moment: both serve and are ready.
         let extra = ["TESSERA_HOME": home.path]
-        async let one = ServiceProcess.start(service.serve(database: database.url, home: home), environment: extra)
-        async let two = ServiceProcess.start(service.serve(database: database.url, home: home), environment: extra)
+        async let one = ServiceProcess.start(service.serve(database: databaseURL, home: home), environment: extra)
+        async let two = ServiceProcess.start(service.serve(database: databaseURL, home: home), environment: extra)
         let instances = try await [one, two]
         defer { instances.forEach { $0.stop() } }
         let http = AsyncHTTPClientTransport()
@@ -72,11 +71,12 @@ struct MigrateCLITests {
 
     /// The vault hosts' database (the hosts themselves need NATS; their start-up policy is the same code).
     @Test func vaultMigrateRunsOnceThenFindsNothingToDo() async throws {
-        let database = try FreshPostgresDatabase.create()
-        defer { database.drop() }
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-migrate-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let arguments = ["vault", "migrate", "--database", database.url, "--operator-dir", home.appendingPathComponent("ledger").path]
+        try await FreshPostgresDatabase.withScratch("tessera-migrate") { databaseURL, home in
+            try await migrateTwice(["vault", "migrate", "--database", databaseURL, "--operator-dir", home.appendingPathComponent("ledger").path])
+        }
+    }
+
+    private func migrateTwice(_ arguments: [String]) async throws {
         let first = try await CLI.runAsync(arguments)
         #expect(first.status == 0 && first.stdout.contains("vault: ran "), "\(first.stderr)")
         let again = try await CLI.runAsync(arguments)

@@ -30,6 +30,19 @@ public struct FreshPostgresDatabase: Sendable {
         return FreshPostgresDatabase(url: own.string ?? shared, name: name, admin: admin)
     }
 
+    /// A fresh database and an empty scratch directory named after `prefix` for `body`, both removed afterwards: what
+    /// a test of service processes on a database of their own needs.
+    public static func withScratch<T>(
+        _ prefix: String, _ body: (_ databaseURL: String, _ directory: URL) async throws -> T
+    ) async throws -> T {
+        let database = try create()
+        defer { database.drop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(database.url, directory)
+    }
+
     /// Drops it (connections still open are ended first).
     public func drop() {
         try? Self.psql(admin, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")

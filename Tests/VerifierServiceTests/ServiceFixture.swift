@@ -140,8 +140,14 @@ struct ServiceFixture {
     func call(_ method: HTTPRequest.Method, _ path: String, json: JSONObject? = nil, form: String? = nil) async throws
         -> (status: Int, body: JSONObject?)
     {
-        let url = try require_url(path.hasPrefix("http") ? path : server.baseURL + path)
-        var request = HTTPRequest(method: method, url: url)
+        try await Self.call(http, method, path.hasPrefix("http") ? path : server.baseURL + path, json: json, form: form)
+    }
+
+    /// `method` on `url` through `client` with a JSON or form body; the answer's status and JSON object.
+    static func call(
+        _ client: any HTTPClient, _ method: HTTPRequest.Method, _ url: String, json: JSONObject? = nil, form: String? = nil
+    ) async throws -> (status: Int, body: JSONObject?) {
+        var request = HTTPRequest(method: method, url: try require_url(url))
         if let json {
             request.headers = [("Content-Type", "application/json")]
             request.body = json.serialized()
@@ -149,7 +155,7 @@ struct ServiceFixture {
             request.headers = [("Content-Type", "application/x-www-form-urlencoded")]
             request.body = Data(form.utf8)
         }
-        let response = try await http.send(request)
+        let response = try await client.send(request)
         return (response.status, (try? JSONValue.parse(response.body))?.objectValue)
     }
 

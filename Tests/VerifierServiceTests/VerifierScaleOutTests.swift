@@ -30,16 +30,11 @@ struct VerifierScaleOutTests {
     func twoInstancesShareTheLoadAndTheSurvivorLosesNothingAfterKill9() async throws {
         // A database of its own: the processes purge transactions a day past their expiry by the real clock, which
         // on the shared database took the transactions of suites on a test clock two months back.
-        let database = try FreshPostgresDatabase.create()
-        defer { database.drop() }
-        try await deploy(on: database.url)
+        try await FreshPostgresDatabase.withScratch("tessera-verifier-scaleout") { try await deploy(on: $0, in: $1) }
     }
 
-    private func deploy(on databaseURL: String) async throws {
+    private func deploy(on databaseURL: String, in directory: URL) async throws {
         let started = ContinuousClock.now
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-verifier-scaleout-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let issuer = try PIDIssuer(directory: directory)
         let arguments = [
             "verifier", "serve", "--port", "0", "--database", databaseURL,
@@ -174,16 +169,7 @@ struct VerifierScaleOutTests {
     static func call(
         _ client: any HTTPClient, _ method: HTTPRequest.Method, _ path: String, json: JSONObject? = nil, form: String? = nil
     ) async throws -> (status: Int, body: JSONObject?) {
-        var request = HTTPRequest(method: method, url: try require_url(path.hasPrefix("http") ? path : front + path))
-        if let json {
-            request.headers = [("Content-Type", "application/json")]
-            request.body = json.serialized()
-        } else if let form {
-            request.headers = [("Content-Type", "application/x-www-form-urlencoded")]
-            request.body = Data(form.utf8)
-        }
-        let response = try await client.send(request)
-        return (response.status, (try? JSONValue.parse(response.body))?.objectValue)
+        try await ServiceFixture.call(client, method, path.hasPrefix("http") ? path : front + path, json: json, form: form)
     }
 
     static func race(
